@@ -1,0 +1,25 @@
+#pragma once
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace collsim {
+
+struct CollOptions {
+    std::string topology;
+    std::string op = "allreduce";
+    std::string algo = "ring";
+    std::string proto = "simple";
+    std::string sizes = "8:1G";
+    std::string dtype = "float";
+    std::string format = "table";
+    int ranks = 0;     // 0: every GPU of the topology
+    int channels = 0;  // 0: one per distinct first-hop link between ring neighbours
+    uint64_t seed = 0;
+};
+
+CLI::App* add_coll_command(CLI::App& app, CollOptions& opts);
+// Writes results to stdout; throws InputError on bad input.
+int run_coll(const CollOptions& opts);
+
+}  // namespace collsim

@@ -1,0 +1,37 @@
+// collsim: one binary, one subcommand per question. Results go to stdout,
+// diagnostics to stderr. Exit codes: 0 ok, 1 a check failed, 2 bad input.
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "sim/cli/coll_command.hpp"
+#include "sim/core/error.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"collsim: a discrete-event simulator of collective communication on GPU clusters"};
+    app.require_subcommand(1);
+    collsim::CollOptions coll;
+    CLI::App* coll_cmd = collsim::add_coll_command(app, coll);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        fmt::print(stderr, "collsim: {}\n", e.what());
+        return 2;
+    }
+    try {
+        if (coll_cmd->parsed()) return collsim::run_coll(coll);
+    } catch (const collsim::InputErrors& e) {
+        fmt::print(stderr, "{}\n", e.what());
+        return 2;
+    } catch (const collsim::InputError& e) {
+        fmt::print(stderr, "{}\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "collsim: internal error: {}\n", e.what());
+        return 3;
+    }
+    return 0;
+}

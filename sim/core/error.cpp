@@ -1,0 +1,37 @@
+#include "sim/core/error.hpp"
+
+#include <fmt/format.h>
+
+namespace collsim {
+
+namespace {
+std::string describe(const SourceLocation& w, const std::string& field, const std::string& expected,
+                     const std::string& found) {
+    std::string prefix;
+    if (!w.file.empty()) {
+        prefix = w.line > 0 ? fmt::format("{}:{}:{}: ", w.file, w.line, w.column) : w.file + ": ";
+    }
+    return fmt::format("{}{}: expected {}, found {}", prefix, field, expected, found);
+}
+
+std::string join(const std::vector<InputError>& errors) {
+    std::string out;
+    for (const auto& e : errors) {
+        if (!out.empty()) out += '\n';
+        out += e.what();
+    }
+    return out;
+}
+}  // namespace
+
+InputError::InputError(SourceLocation where, std::string field, std::string expected, std::string found)
+    : std::runtime_error(describe(where, field, expected, found)),
+      where_(std::move(where)),
+      field_(std::move(field)),
+      expected_(std::move(expected)),
+      found_(std::move(found)) {}
+
+InputErrors::InputErrors(std::vector<InputError> errors)
+    : std::runtime_error(join(errors)), errors_(std::move(errors)) {}
+
+}  // namespace collsim

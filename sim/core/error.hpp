@@ -1,0 +1,42 @@
+#pragma once
+// Typed errors. Library code throws; only the CLI's main turns them into
+// messages and exit codes (2 for bad input).
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace collsim {
+
+// Where in an input file a problem is. line and column are 1-based; 0 means
+// unknown (e.g. a command-line argument has no file position).
+struct SourceLocation {
+    std::string file;
+    int line = 0;
+    int column = 0;
+};
+
+class InputError : public std::runtime_error {
+public:
+    InputError(SourceLocation where, std::string field, std::string expected, std::string found);
+
+    const SourceLocation& where() const { return where_; }
+    const std::string& field() const { return field_; }
+    const std::string& expected() const { return expected_; }
+    const std::string& found() const { return found_; }
+
+private:
+    SourceLocation where_;
+    std::string field_, expected_, found_;
+};
+
+// Several input errors found in one validation pass, reported together.
+class InputErrors : public std::runtime_error {
+public:
+    explicit InputErrors(std::vector<InputError> errors);
+    const std::vector<InputError>& errors() const { return errors_; }
+
+private:
+    std::vector<InputError> errors_;
+};
+
+}  // namespace collsim

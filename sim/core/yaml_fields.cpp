@@ -1,0 +1,138 @@
+#include "sim/core/yaml_fields.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace collsim {
+
+SourceLocation YamlFields::at(const YAML::Node& n) const {
+    YAML::Mark m = n.Mark();
+    if (m.line < 0) return SourceLocation{file_, 0, 0};
+    return SourceLocation{file_, m.line + 1, m.column + 1};
+}
+
+void YamlFields::error(const YAML::Node& n, std::string field, std::string expected, std::string found) {
+    errors_.emplace_back(at(n), std::move(field), std::move(expected), std::move(found));
+}
+
+void YamlFields::throw_if_errors() {
+    if (!errors_.empty()) throw InputErrors(std::move(errors_));
+}
+
+std::string describe_node(const YAML::Node& n) {
+    switch (n.Type()) {
+        case YAML::NodeType::Null: return "nothing";
+        case YAML::NodeType::Scalar: return "'" + n.Scalar() + "'";
+        case YAML::NodeType::Sequence: return "a list";
+        case YAML::NodeType::Map: return "a mapping";
+        default: return "an undefined node";
+    }
+}
+
+void YamlFields::check_keys(const YAML::Node& map, const std::string& path,
+                            std::initializer_list<std::string_view> allowed) {
+    for (const auto& kv : map) {
+        const std::string key = kv.first.as<std::string>();
+        bool known = false;
+        std::string choices;
+        for (auto a : allowed) {
+            known = known || key == a;
+            choices += (choices.empty() ? "" : ", ") + std::string(a);
+        }
+        if (!known) error(kv.first, path + "." + key, "one of the keys " + choices, "unknown key '" + key + "'");
+    }
+}
+
+bool YamlFields::expect_map(const YAML::Node& n, const std::string& path) {
+    if (n.IsMap()) return true;
+    error(n, path, "a mapping of fields", describe_node(n));
+    return false;
+}
+
+bool YamlFields::expect_sequence(const YAML::Node& n, const std::string& path) {
+    if (n.IsSequence()) return true;
+    error(n, path, "a list", describe_node(n));
+    return false;
+}
+
+template <class T>
+std::optional<T> YamlFields::scalar(const YAML::Node& map, const std::string& path, const char* key,
+                                    bool required, const std::function<T(const std::string&)>& parse,
+                                    const char* expected) {
+    const std::string field = path + "." + key;
+    YAML::Node v = map[key];
+    if (!v) {
+        if (required) error(map, field, std::string(expected) + " (required)", "no such field");
+        return std::nullopt;
+    }
+    if (!v.IsScalar()) {
+        error(v, field, expected, describe_node(v));
+        return std::nullopt;
+    }
+    try {
+        return parse(v.Scalar());
+    } catch (const std::invalid_argument& e) {
+        error(v, field, e.what(), describe_node(v));
+        return std::nullopt;
+    }
+}
+
+std::optional<std::string> YamlFields::string(const YAML::Node& map, const std::string& path, const char* key,
+                                              bool required) {
+    return scalar<std::string>(map, path, key, required, [](const std::string& s) { return s; }, "a string");
+}
+
+std::optional<int64_t> YamlFields::integer(const YAML::Node& map, const std::string& path, const char* key,
+                                           bool required) {
+    return scalar<int64_t>(
+        map, path, key, required,
+        [](const std::string& s) -> int64_t {
+            std::size_t used = 0;
+            int64_t v = 0;
+            try {
+                v = std::stoll(s, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != s.size()) throw std::invalid_argument("an integer");
+            return v;
+        },
+        "an integer");
+}
+
+std::optional<Time> YamlFields::time(const YAML::Node& map, const std::string& path, const char* key,
+                                     bool required) {
+    auto t = scalar<Time>(map, path, key, required, [](const std::string& s) { return parse_time(s); },
+                          "a time like '600ns'");
+    if (t && *t < Time{}) {
+        error(map[key], path + "." + key, "a time that is not negative", describe_node(map[key]));
+        return std::nullopt;
+    }
+    return t;
+}
+
+std::optional<Bandwidth> YamlFields::bandwidth(const YAML::Node& map, const std::string& path, const char* key,
+                                               bool required) {
+    return scalar<Bandwidth>(map, path, key, required, [](const std::string& s) { return parse_bandwidth(s); },
+                             "a bandwidth like '400Gb/s' or '50GB/s'");
+}
+
+YAML::Node load_yaml_text(const std::string& text, const std::string& name) {
+    try {
+        return YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+        throw InputError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "yaml", "well-formed YAML",
+                         e.msg);
+    }
+}
+
+YAML::Node load_yaml_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "it cannot be opened");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return load_yaml_text(ss.str(), path);
+}
+
+}  // namespace collsim

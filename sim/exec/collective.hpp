@@ -1,0 +1,33 @@
+#pragma once
+#include <optional>
+#include <string_view>
+
+#include "sim/core/units.hpp"
+
+namespace collsim {
+
+enum class CollOp { allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv };
+
+std::string_view to_string(CollOp op);
+std::optional<CollOp> coll_op_from(std::string_view s);
+std::string_view coll_op_choices();
+
+// nccl-tests' bus bandwidth factor (doc/PERFORMANCE.md): busbw = algbw x factor.
+double busbw_factor(CollOp op, int ranks);
+
+struct Dtype {
+    std::string_view name;  // as nccl-tests prints it
+    int size = 4;
+};
+std::optional<Dtype> dtype_from(std::string_view s);
+std::string_view dtype_choices();
+
+// One call of a collective over a communicator of `ranks` GPUs.
+struct CollectiveCall {
+    CollOp op = CollOp::allreduce;
+    Bytes bytes;   // per-rank buffer size as nccl-tests reports it
+    int ranks = 2;
+    int channels = 1;
+};
+
+}  // namespace collsim

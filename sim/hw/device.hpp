@@ -1,0 +1,30 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sim/core/error.hpp"
+#include "sim/core/time.hpp"
+#include "sim/core/units.hpp"
+
+namespace collsim {
+
+using DeviceId = uint32_t;
+
+enum class DeviceKind { gpu, nvswitch, pcie_switch, root_complex, nic, network_switch };
+
+struct Device {
+    std::string name;
+    DeviceKind kind = DeviceKind::gpu;
+    Time forwarding_latency{};   // added to every path that passes through this device
+    Bandwidth memory_bandwidth;  // GPUs only: costs local reductions
+    SourceLocation where;
+};
+
+std::string_view to_string(DeviceKind k);
+// Accepts the YAML spellings: gpu, nvswitch, pcie_switch, root_complex (or cpu), nic, switch.
+std::optional<DeviceKind> device_kind_from(std::string_view s);
+std::string_view device_kind_choices();
+
+}  // namespace collsim

@@ -1,0 +1,67 @@
+// Names of device and link kinds as they appear in topology files.
+#include <array>
+#include <utility>
+
+#include "sim/hw/device.hpp"
+#include "sim/hw/link.hpp"
+
+namespace collsim {
+
+namespace {
+constexpr std::array<std::pair<std::string_view, DeviceKind>, 7> kDeviceKinds{{
+    {"gpu", DeviceKind::gpu},
+    {"nvswitch", DeviceKind::nvswitch},
+    {"pcie_switch", DeviceKind::pcie_switch},
+    {"root_complex", DeviceKind::root_complex},
+    {"cpu", DeviceKind::root_complex},
+    {"nic", DeviceKind::nic},
+    {"switch", DeviceKind::network_switch},
+}};
+
+constexpr std::array<std::pair<std::string_view, LinkKind>, 4> kLinkKinds{{
+    {"nvlink", LinkKind::nvlink},
+    {"pcie", LinkKind::pcie},
+    {"network", LinkKind::network},
+    {"cpu", LinkKind::cpu},
+}};
+}  // namespace
+
+std::string_view to_string(DeviceKind k) {
+    for (const auto& [name, kind] : kDeviceKinds)
+        if (kind == k) return name;
+    return "?";
+}
+
+std::optional<DeviceKind> device_kind_from(std::string_view s) {
+    for (const auto& [name, kind] : kDeviceKinds)
+        if (name == s) return kind;
+    return std::nullopt;
+}
+
+std::string_view device_kind_choices() { return "one of gpu, nvswitch, pcie_switch, root_complex, cpu, nic, switch"; }
+
+std::string_view to_string(LinkKind k) {
+    for (const auto& [name, kind] : kLinkKinds)
+        if (kind == k) return name;
+    return "?";
+}
+
+std::optional<LinkKind> link_kind_from(std::string_view s) {
+    for (const auto& [name, kind] : kLinkKinds)
+        if (name == s) return kind;
+    return std::nullopt;
+}
+
+std::string_view link_kind_choices() { return "one of nvlink, pcie, network, cpu"; }
+
+LinkClass link_class(LinkKind k) {
+    switch (k) {
+        case LinkKind::nvlink: return LinkClass::nvlink;
+        case LinkKind::network: return LinkClass::net;
+        case LinkKind::pcie:
+        case LinkKind::cpu: return LinkClass::pci;
+    }
+    return LinkClass::pci;
+}
+
+}  // namespace collsim

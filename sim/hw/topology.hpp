@@ -1,0 +1,51 @@
+#pragma once
+// The hardware graph: devices as vertices, each full-duplex link as two
+// directed edges (one per direction, each a separate bandwidth resource).
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include "sim/hw/device.hpp"
+#include "sim/hw/link.hpp"
+
+namespace collsim {
+
+class Topology {
+public:
+    struct EdgeData {
+        ChannelId channel = 0;
+    };
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property, EdgeData>;
+
+    Topology(std::string name, std::string source, std::vector<Device> devices, std::vector<Link> links);
+
+    const std::string& name() const { return name_; }
+    const std::string& source() const { return source_; }  // file it was loaded from
+    const std::vector<Device>& devices() const { return devices_; }
+    const std::vector<Link>& links() const { return links_; }
+    const Device& device(DeviceId id) const { return devices_[id]; }
+    const Link& link(LinkId id) const { return links_[id]; }
+    const Graph& graph() const { return graph_; }
+
+    // GPUs in declaration order: GPU i is rank i unless a communicator says otherwise.
+    const std::vector<DeviceId>& gpus() const { return gpus_; }
+    std::optional<DeviceId> find(std::string_view name) const;
+
+    std::size_t channel_count() const { return 2 * links_.size(); }
+    static LinkId link_of(ChannelId c) { return c / 2; }
+    DeviceId channel_source(ChannelId c) const { return c % 2 == 0 ? links_[c / 2].a : links_[c / 2].b; }
+    DeviceId channel_target(ChannelId c) const { return c % 2 == 0 ? links_[c / 2].b : links_[c / 2].a; }
+
+private:
+    std::string name_, source_;
+    std::vector<Device> devices_;
+    std::vector<Link> links_;
+    std::vector<DeviceId> gpus_;
+    std::unordered_map<std::string, DeviceId> by_name_;
+    Graph graph_;
+};
+
+}  // namespace collsim

@@ -1,0 +1,66 @@
+#pragma once
+// Flow-level network: each transfer is a flow over a list of resources (link
+// directions, GPU memory ports). Resources share bandwidth max-min fairly by
+// progressive filling. A flow's last byte arrives `latency` after it leaves,
+// so an uncontended flow of S bytes takes latency + S / bottleneck.
+//
+// When a flow starts or ends, only the flows connected to it through shared
+// resources (transitively) are re-rated; the rest of the network is untouched.
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/event.hpp"
+#include "sim/core/simulator.hpp"
+#include "sim/core/units.hpp"
+
+namespace collsim {
+
+using ResourceId = uint32_t;
+using FlowId = uint32_t;
+
+class Network {
+public:
+    Network(Simulator& sim, std::vector<Bandwidth> capacities);
+
+    // Starts a flow now; `on_done` runs when its last byte has arrived.
+    FlowId start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done);
+
+    Bandwidth rate(FlowId f) const { return Bandwidth::bytes_per_s(flows_[f].rate); }
+    std::size_t active_flows() const { return active_; }
+    // Flow rate computations done so far: a measure of re-rating work.
+    uint64_t rerated_flows() const { return rerated_; }
+    std::size_t resource_count() const { return capacity_.size(); }
+    // Bytes carried by a resource so far (for utilisation reports).
+    Bytes carried(ResourceId r) const;
+
+private:
+    struct Flow {
+        std::vector<ResourceId> resources;
+        __int128 remaining = 0;  // bytes x 10^12, so progress rate x dt(ps) stays integral
+        int64_t rate = 0;        // bytes per second
+        Time last_update{};
+        Time latency{};
+        Event on_done;
+        EventHandle finish;
+        bool active = false;
+    };
+
+    void rerate_around(const std::vector<ResourceId>& touched);
+    void fill(const std::vector<FlowId>& component);
+    void advance(Flow& f);
+    void schedule_finish(FlowId id);
+    void finish(FlowId id);
+
+    Simulator& sim_;
+    std::vector<int64_t> capacity_;
+    std::vector<std::vector<FlowId>> on_resource_;
+    std::vector<__int128> carried_;  // bytes x 10^12
+    std::vector<Flow> flows_;
+    std::vector<FlowId> free_ids_;
+    std::size_t active_ = 0;
+    uint64_t rerated_ = 0;
+    // Scratch marks for component search, reset after each use.
+    std::vector<uint8_t> flow_mark_, resource_mark_;
+};
+
+}  // namespace collsim

@@ -1,0 +1,33 @@
+#pragma once
+// The result of a collective size sweep, in nccl-tests' shape.
+#include <string>
+#include <vector>
+
+#include "sim/core/units.hpp"
+
+namespace collsim {
+
+struct CollRow {
+    Bytes size;
+    int64_t count = 0;
+    std::string type;
+    Time time;
+    double algbw_GBps = 0;
+    double busbw_GBps = 0;
+};
+
+struct CollReport {
+    std::string op, algo, proto, topology, topology_file;
+    int ranks = 0;
+    int channels = 0;
+    std::vector<CollRow> rows;
+};
+
+// algbw = size / time; busbw = algbw x factor (nccl-tests doc/PERFORMANCE.md).
+CollRow make_row(Bytes size, int64_t count, std::string type, Time time, double busbw_factor);
+
+std::string render_table(const CollReport& r);
+std::string render_json(const CollReport& r);
+std::string render_csv(const CollReport& r);
+
+}  // namespace collsim
