@@ -1,0 +1,95 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.hpp"
+
+using collsim::test::run_cli;
+
+namespace {
+const std::string kDgx = "coll --topology topologies/dgx-h100.yaml ";
+}
+
+TEST_CASE("coll prints one row per size of the sweep") {
+    auto r = run_cli(kDgx + "--op allreduce --algo ring --ranks 8 --sizes 8:1K");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    CHECK_THAT(r.out, Catch::Contains("(GB/s)"));
+    // 8, 16, ..., 1024: eight sizes
+    int rows = 0;
+    for (std::size_t pos = 0; (pos = r.out.find(" float ", pos)) != std::string::npos; ++pos) ++rows;
+    CHECK(rows == 8);
+}
+
+TEST_CASE("coll JSON has the stable field names") {
+    auto r = run_cli(kDgx + "--ranks 4 --sizes 8,1M --format json");
+    REQUIRE(r.exit_code == 0);
+    auto j = nlohmann::json::parse(r.out);
+    for (const char* k : {"op", "algo", "proto", "ranks", "topology", "rows"}) CHECK(j.contains(k));
+    CHECK(j["op"] == "allreduce");
+    CHECK(j["algo"] == "ring");
+    CHECK(j["ranks"] == 4);
+    CHECK(j["topology"] == "dgx-h100");
+    REQUIRE(j["rows"].size() == 2);
+    for (const char* k : {"size_bytes", "count", "type", "time_us", "algbw_GBps", "busbw_GBps"})
+        CHECK(j["rows"][0].contains(k));
+    CHECK(j["rows"][1]["size_bytes"] == 1048576);
+    CHECK(j["rows"][1]["count"] == 262144);
+    const double algbw = j["rows"][1]["algbw_GBps"], busbw = j["rows"][1]["busbw_GBps"];
+    CHECK(busbw == Approx(algbw * 2 * 3 / 4));
+}
+
+TEST_CASE("two runs with the same inputs give byte-identical JSON") {
+    const std::string args = kDgx + "--sizes 8:64M --format json --seed 7";
+    auto a = run_cli(args), b = run_cli(args);
+    REQUIRE(a.exit_code == 0);
+    CHECK(a.out == b.out);
+    auto pa = run_cli("coll --topology topologies/pcie-gen4-x8-8gpu.yaml --sizes 1K:4M --format csv");
+    auto pb = run_cli("coll --topology topologies/pcie-gen4-x8-8gpu.yaml --sizes 1K:4M --format csv");
+    CHECK(pa.out == pb.out);
+}
+
+TEST_CASE("bad command-line values exit 2 and name the option") {
+    struct Case {
+        std::string args, expect;
+    };
+    for (const Case& c : {
+             Case{kDgx + "--op allscatter", "--op: expected one of allreduce"},
+             Case{kDgx + "--algo spiral", "--algo: expected one of ring"},
+             Case{kDgx + "--sizes 8:lots", "--sizes: expected a size like '8', '64K', '1MiB' or '1G', found 'lots'"},
+             Case{kDgx + "--sizes 1M:8", "--sizes: expected MIN no larger than MAX"},
+             Case{kDgx + "--ranks 9", "--ranks: expected 1 to 8"},
+             Case{kDgx + "--format xml", "--format: expected one of table, json, csv"},
+             Case{kDgx + "--proto ll256", "--proto: expected simple"},
+             Case{"coll --topology topologies/no-such.yaml", "topologies/no-such.yaml: file: expected a readable file"},
+             Case{"coll", "--topology is required"},
+         }) {
+        INFO(c.args);
+        auto r = run_cli(c.args);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.empty());
+        CHECK_THAT(r.err, Catch::Contains(c.expect));
+    }
+}
+
+TEST_CASE("a broken topology file exits 2 with file, line, column and field") {
+    struct Case {
+        std::string file, expect;
+    };
+    for (const Case& c : {
+             Case{"malformed.yaml", "tests/data/bad/malformed.yaml:4:6: yaml: expected well-formed YAML"},
+             Case{"unknown-kind.yaml", "tests/data/bad/unknown-kind.yaml:4:22: devices[1].kind: expected one of gpu"},
+             Case{"missing-device.yaml", "tests/data/bad/missing-device.yaml:6:16: links[0].b: expected the name"},
+             Case{"bad-unit.yaml",
+                  "tests/data/bad/bad-unit.yaml:6:61: links[0].bandwidth: expected a bandwidth unit"},
+             Case{"zero-bandwidth.yaml",
+                  "tests/data/bad/zero-bandwidth.yaml:6:61: links[0].bandwidth: expected a positive bandwidth"},
+             Case{"disconnected.yaml",
+                  "tests/data/bad/disconnected.yaml:5:5: devices[2]: expected a GPU connected to the other GPUs"},
+         }) {
+        INFO(c.file);
+        auto r = run_cli("coll --topology tests/data/bad/" + c.file);
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Catch::Contains(c.expect));
+    }
+}

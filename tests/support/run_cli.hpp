@@ -1,0 +1,18 @@
+#pragma once
+// Runs the collsim binary as a user would and captures what it printed.
+#include <string>
+
+namespace collsim::test {
+
+struct CliResult {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+// `args` is appended to the binary path as shell words; paths in it are
+// relative to the source root (the command runs there).
+CliResult run_cli(const std::string& args);
+
+std::string source_path(const std::string& relative);
+
+}  // namespace collsim::test

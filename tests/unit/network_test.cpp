@@ -1,0 +1,80 @@
+#include <catch2/catch.hpp>
+
+#include "sim/net/network.hpp"
+
+using namespace collsim;
+using namespace collsim::literals;
+
+namespace {
+Bandwidth gbps(int64_t g) { return Bandwidth::bytes_per_s(g * 1'000'000'000); }
+}  // namespace
+
+TEST_CASE("max-min gives the bottleneck share to every flow on a saturated link") {
+    // Link 0: 10 GB/s, link 1: 4 GB/s. f1 uses link 0, f2 both, f3 link 1.
+    // Link 1 is the bottleneck: f2 and f3 get 2 each; f1 takes the rest of link 0.
+    Simulator sim;
+    Network net(sim, {gbps(10), gbps(4)});
+    FlowId f1 = net.start_flow({0}, Bytes(1'000'000'000), Time{}, [] {});
+    FlowId f2 = net.start_flow({0, 1}, Bytes(1'000'000'000), Time{}, [] {});
+    FlowId f3 = net.start_flow({1}, Bytes(1'000'000'000), Time{}, [] {});
+    CHECK(net.rate(f1) == gbps(8));
+    CHECK(net.rate(f2) == gbps(2));
+    CHECK(net.rate(f3) == gbps(2));
+}
+
+TEST_CASE("an uncontended flow takes latency plus size over bandwidth, exactly") {
+    Simulator sim;
+    Network net(sim, {gbps(50)});
+    Time done{};
+    net.start_flow({0}, Bytes(1'000'000), 2_us, [&] { done = sim.now(); });
+    sim.run();
+    CHECK(done == 22_us);  // 1 MB at 50 GB/s = 20 us, plus 2 us latency
+}
+
+TEST_CASE("a flow speeds up when the flow it shared a link with ends") {
+    Simulator sim;
+    Network net(sim, {gbps(10)});
+    Time small_done{}, big_done{};
+    net.start_flow({0}, Bytes(10'000), Time{}, [&] { small_done = sim.now(); });
+    net.start_flow({0}, Bytes(30'000), Time{}, [&] { big_done = sim.now(); });
+    sim.run();
+    // Both at 5 GB/s: the small one ends at 2 us with 20 KB of the big one left,
+    // which then runs alone at 10 GB/s for 2 us more.
+    CHECK(small_done == 2_us);
+    CHECK(big_done == 4_us);
+}
+
+TEST_CASE("re-rating touches only flows connected through shared links") {
+    Simulator sim;
+    Network net(sim, {gbps(10), gbps(10), gbps(10), gbps(10)});
+    // Group A on links 0-1, group B on links 2-3: disjoint.
+    net.start_flow({0}, Bytes(1'000'000), Time{}, [] {});
+    net.start_flow({0, 1}, Bytes(1'000'000), Time{}, [] {});
+    net.start_flow({1}, Bytes(1'000'000), Time{}, [] {});
+    net.start_flow({2}, Bytes(1'000'000), Time{}, [] {});
+    const uint64_t before = net.rerated_flows();
+    FlowId joined = net.start_flow({3, 2}, Bytes(1'000'000), Time{}, [] {});
+    // Only group B (the existing flow on link 2 and the new one) is re-rated.
+    CHECK(net.rerated_flows() - before == 2);
+    CHECK(net.rate(joined) == gbps(5));
+}
+
+TEST_CASE("bytes carried per link add up to what the flows moved") {
+    Simulator sim;
+    Network net(sim, {gbps(10), gbps(10)});
+    net.start_flow({0}, Bytes(4'000), Time{}, [] {});
+    net.start_flow({0, 1}, Bytes(6'000), Time{}, [] {});
+    sim.run();
+    CHECK(net.carried(0).count() == 10'000);
+    CHECK(net.carried(1).count() == 6'000);
+    CHECK(net.active_flows() == 0);
+}
+
+TEST_CASE("a zero-byte flow pays only its latency") {
+    Simulator sim;
+    Network net(sim, {gbps(10)});
+    Time done{};
+    net.start_flow({0}, Bytes(0), 3_us, [&] { done = sim.now(); });
+    sim.run();
+    CHECK(done == 3_us);
+}

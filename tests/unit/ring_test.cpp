@@ -1,0 +1,106 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "algorithms/algorithm.hpp"
+#include "sim/exec/simulate.hpp"
+#include "sim/exec/symbolic.hpp"
+#include "sim/hw/topology_loader.hpp"
+
+using namespace collsim;
+
+namespace {
+const AlgorithmInfo& ring() {
+    const AlgorithmInfo* a = find_algorithm("ring");
+    REQUIRE(a != nullptr);
+    return *a;
+}
+
+Topology shipped(const std::string& name) {
+    return load_topology(std::string(COLLSIM_SOURCE_ROOT) + "/topologies/" + name);
+}
+
+Time ring_time(const Topology& topo, int n, Bytes size, int channels) {
+    Routes routes(topo);
+    std::vector<DeviceId> gpus(topo.gpus().begin(), topo.gpus().begin() + n);
+    Schedule s = ring().build(CollectiveCall{CollOp::allreduce, size, n, channels});
+    return simulate_schedule(topo, routes, gpus, s, *ring_protocol("simple")).time;
+}
+}  // namespace
+
+TEST_CASE("ring AllReduce leaves every rank with every contribution exactly once") {
+    for (int n = 2; n <= 17; ++n) {
+        for (int channels = 1; channels <= 3; ++channels) {
+            Schedule s = ring().build(CollectiveCall{CollOp::allreduce, Bytes(1 << 20), n, channels});
+            CHECK(s.steps.size() == static_cast<std::size_t>(channels * 2 * (n - 1) * n * 2));
+            for (uint64_t seed : {1u, 2u, 3u}) {
+                INFO("n=" << n << " channels=" << channels << " seed=" << seed);
+                CHECK(check_symbolic(s, CollOp::allreduce, run_symbolic(s, CollOp::allreduce, seed)) == "");
+            }
+        }
+    }
+}
+
+TEST_CASE("the symbolic check catches a schedule that drops a step") {
+    Schedule s = ring().build(CollectiveCall{CollOp::allreduce, Bytes(1 << 20), 4, 1});
+    // Turn the first reduction into a copy: rank 1 loses its own contribution to one chunk.
+    for (auto& st : s.steps)
+        if (st.kind == StepKind::reduce) {
+            st.kind = StepKind::copy;
+            break;
+        }
+    CHECK_THAT(check_symbolic(s, CollOp::allreduce, run_symbolic(s, CollOp::allreduce, 1)),
+               Catch::Contains("expected every rank once"));
+}
+
+TEST_CASE("ring AllReduce on the NVSwitch server matches the closed-form ring formula") {
+    // Closed form for a ring with no contention (DESIGN: flow and analytical must
+    // agree): T = base + 2(n-1)(L_step) + 2(n-1)/n * S/B + (n-1)/n * 3S/M, where
+    // L_step = NCCL Ring/Simple NVLink step latency 3.4 us + the path's physical
+    // latency (link 100 ns + NVSwitch 100 ns + link 100 ns, from dgx-h100.yaml),
+    // base = 8.4 us, B = 450 GB/s per GPU, M = 3.35 TB/s HBM (3 bytes of memory
+    // traffic per byte reduced). Channels share both B and M evenly.
+    const Topology topo = shipped("dgx-h100.yaml");
+    const double base = 8.4e-6, step = 3.4e-6 + 300e-9, B = 450e9, M = 3.35e12;
+    for (int n : {2, 4, 8}) {
+        for (int channels : {1, 4}) {
+            for (int64_t size = 8; size <= (int64_t{1} << 30); size *= 4) {
+                const double S = static_cast<double>(size);
+                const double expected =
+                    base + 2 * (n - 1) * step + 2.0 * (n - 1) / n * S / B + (n - 1.0) / n * 3 * S / M;
+                const double got = ring_time(topo, n, Bytes(size), channels).us() * 1e-6;
+                INFO("n=" << n << " channels=" << channels << " size=" << size);
+                CHECK(std::abs(got - expected) / expected < 0.01);
+            }
+        }
+    }
+}
+
+TEST_CASE("1 GiB ring AllReduce bus bandwidth stays under the GPU's NVLink bandwidth") {
+    const Topology topo = shipped("dgx-h100.yaml");
+    const Time t = ring_time(topo, 8, Bytes(int64_t{1} << 30), 1);
+    const double algbw = static_cast<double>(int64_t{1} << 30) / (t.us() * 1e-6) / 1e9;
+    const double busbw = algbw * busbw_factor(CollOp::allreduce, 8);
+    CHECK(busbw <= 450.0);
+    CHECK(busbw > 300.0);  // and is not implausibly low either
+}
+
+TEST_CASE("PCIe x16 barely beats x8 for small messages and nearly doubles for large ones") {
+    const Topology x16 = shipped("pcie-gen4-x16-8gpu.yaml"), x8 = shipped("pcie-gen4-x8-8gpu.yaml");
+    for (int64_t size = 8; size <= 16 * 1024; size *= 2) {
+        const double ratio = ring_time(x8, 8, Bytes(size), 1).us() / ring_time(x16, 8, Bytes(size), 1).us();
+        INFO("size=" << size << " ratio=" << ratio);
+        CHECK(ratio >= 1.0);
+        CHECK(ratio <= 1.15);
+    }
+    for (int64_t size = int64_t{256} << 20; size <= int64_t{1} << 30; size *= 2) {
+        const double ratio = ring_time(x8, 8, Bytes(size), 1).us() / ring_time(x16, 8, Bytes(size), 1).us();
+        INFO("size=" << size << " ratio=" << ratio);
+        CHECK(ratio >= 1.7);
+    }
+}
+
+TEST_CASE("a ring of one rank costs only the launch latency") {
+    const Topology topo = shipped("dgx-h100.yaml");
+    CHECK(ring_time(topo, 1, Bytes(1024), 1) == Time::from_ps(8'400'000));
+}
