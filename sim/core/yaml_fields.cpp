@@ -101,6 +101,18 @@ std::optional<int64_t> YamlFields::integer(const YAML::Node& map, const std::str
         "an integer");
 }
 
+std::optional<bool> YamlFields::boolean(const YAML::Node& map, const std::string& path, const char* key,
+                                        bool required) {
+    return scalar<bool>(
+        map, path, key, required,
+        [](const std::string& s) {
+            if (s == "true") return true;
+            if (s == "false") return false;
+            throw std::invalid_argument("true or false");
+        },
+        "true or false");
+}
+
 std::optional<Time> YamlFields::time(const YAML::Node& map, const std::string& path, const char* key,
                                      bool required) {
     auto t = scalar<Time>(map, path, key, required, [](const std::string& s) { return parse_time(s); },

@@ -35,6 +35,7 @@ public:
     // and required, or present but malformed.
     std::optional<std::string> string(const YAML::Node& map, const std::string& path, const char* key, bool required);
     std::optional<int64_t> integer(const YAML::Node& map, const std::string& path, const char* key, bool required);
+    std::optional<bool> boolean(const YAML::Node& map, const std::string& path, const char* key, bool required);
     std::optional<Time> time(const YAML::Node& map, const std::string& path, const char* key, bool required);
     std::optional<Bandwidth> bandwidth(const YAML::Node& map, const std::string& path, const char* key,
                                        bool required);

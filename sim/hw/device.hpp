@@ -19,6 +19,9 @@ struct Device {
     DeviceKind kind = DeviceKind::gpu;
     Time forwarding_latency{};   // added to every path that passes through this device
     Bandwidth memory_bandwidth;  // GPUs only: costs local reductions
+    // Switches only: can reduce data in the switch (NVLink SHARP / NVLS on an
+    // NVSwitch, SHARP on an InfiniBand switch).
+    bool in_network_reduction = false;
     SourceLocation where;
 };
 

@@ -14,7 +14,7 @@ namespace {
 
 std::optional<Device> read_device(YamlFields& f, const YAML::Node& n, const std::string& path) {
     if (!f.expect_map(n, path)) return std::nullopt;
-    f.check_keys(n, path, {"name", "kind", "latency", "memory_bandwidth"});
+    f.check_keys(n, path, {"name", "kind", "latency", "memory_bandwidth", "in_network_reduction"});
     auto name = f.string(n, path, "name", true);
     auto kind_text = f.string(n, path, "kind", true);
     auto latency = f.time(n, path, "latency", false);
@@ -30,8 +30,13 @@ std::optional<Device> read_device(YamlFields& f, const YAML::Node& n, const std:
     if (kind && kind != DeviceKind::gpu && n["memory_bandwidth"])
         f.error(n["memory_bandwidth"], path + ".memory_bandwidth", "memory_bandwidth only on a gpu",
                 fmt::format("it on a {}", to_string(*kind)));
+    auto reduction = f.boolean(n, path, "in_network_reduction", false);
+    if (reduction && *reduction && kind && kind != DeviceKind::nvswitch && kind != DeviceKind::network_switch)
+        f.error(n["in_network_reduction"], path + ".in_network_reduction",
+                "in_network_reduction only on an nvswitch or a switch", fmt::format("it on a {}", to_string(*kind)));
     if (!name || !kind) return std::nullopt;
     Device d;
+    d.in_network_reduction = reduction.value_or(false);
     d.name = *name;
     d.kind = *kind;
     d.forwarding_latency = latency.value_or(Time{});

@@ -207,3 +207,31 @@ TEST_CASE("every shipped topology of the foundation loads") {
         CHECK(t.gpus().size() == 8);
     }
 }
+
+TEST_CASE("in-network reduction is declared on switches only") {
+    Topology t = parse_topology(R"(name: x
+devices:
+  - {name: g0, kind: gpu, memory_bandwidth: 1TB/s}
+  - {name: g1, kind: gpu, memory_bandwidth: 1TB/s}
+  - {name: nvs, kind: nvswitch, in_network_reduction: true}
+links:
+  - {a: g0, b: nvs, kind: nvlink, bandwidth: 450GB/s, latency: 100ns}
+  - {a: g1, b: nvs, kind: nvlink, bandwidth: 450GB/s, latency: 100ns}
+)",
+                                "t.yaml");
+    CHECK(t.device(*t.find("nvs")).in_network_reduction);
+    CHECK_FALSE(t.device(*t.find("g0")).in_network_reduction);
+    CHECK_THAT(error_of(R"(name: x
+devices:
+  - {name: g0, kind: gpu, memory_bandwidth: 1TB/s, in_network_reduction: true}
+links: []
+)"),
+               Catch::Contains("devices[0].in_network_reduction: expected in_network_reduction only on an nvswitch or "
+                               "a switch"));
+    CHECK_THAT(error_of(R"(name: x
+devices:
+  - {name: s, kind: nvswitch, in_network_reduction: yes please}
+links: []
+)"),
+               Catch::Contains("devices[0].in_network_reduction: expected true or false, found 'yes please'"));
+}
