@@ -52,8 +52,10 @@ int run_coll(const CollOptions& o) {
     if (!algo) bad_option("--algo", algorithm_choices(), o.algo);
     if (!algo->supports(*op))
         bad_option("--op", fmt::format("an operation that algorithm '{}' implements", algo->name), o.op);
-    auto proto = ring_protocol(o.proto);
-    if (!proto) bad_option("--proto", std::string(ring_protocol_choices()), o.proto);
+    auto proto_kind = proto_kind_from(o.proto);
+    if (!proto_kind) bad_option("--proto", std::string(proto_choices()), o.proto);
+    auto proto = nccl_protocol(algo->family, *proto_kind);
+    if (!proto) bad_option("--proto", fmt::format("a protocol that NCCL runs with algorithm '{}'", algo->name), o.proto);
     auto dtype = dtype_from(o.dtype);
     if (!dtype) bad_option("--dtype", std::string(dtype_choices()), o.dtype);
     std::vector<Bytes> sizes = parse_size_list(o.sizes, "--sizes");

@@ -60,7 +60,7 @@ TEST_CASE("bad command-line values exit 2 and name the option") {
              Case{kDgx + "--sizes 1M:8", "--sizes: expected MIN no larger than MAX"},
              Case{kDgx + "--ranks 9", "--ranks: expected 1 to 8"},
              Case{kDgx + "--format xml", "--format: expected one of table, json, csv"},
-             Case{kDgx + "--proto ll256", "--proto: expected simple"},
+             Case{kDgx + "--proto ll256", "--proto: expected one of ll, ll128, simple"},
              Case{"coll --topology topologies/no-such.yaml", "topologies/no-such.yaml: file: expected a readable file"},
              Case{"coll", "--topology is required"},
          }) {
