@@ -1,35 +1,47 @@
 #pragma once
 // The algorithm registry: each collective algorithm registers its name, what
-// it does, the operations it implements and a schedule builder. The CLI's
-// choices and input validation come from here.
+// it does, the operations it implements, where it can run, a schedule builder
+// and its closed-form (alpha-beta) time. The CLI's choices, input validation
+// and the tuner's candidates come from here.
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "algorithms/chunking.hpp"
+#include "algorithms/communicator.hpp"
+#include "algorithms/cost_model.hpp"
 #include "sim/exec/collective.hpp"
 #include "sim/exec/protocol.hpp"
 #include "sim/exec/schedule.hpp"
 
 namespace collsim {
 
+// Why an algorithm cannot run a call; nullopt when it can.
+using Unavailable = std::optional<std::string>;
+
 struct AlgorithmInfo {
     std::string_view name;
     std::string_view description;
     std::vector<CollOp> ops;
-    NcclFamily family;  // whose NCCL latency figures its steps pay
-    std::function<Schedule(const CollectiveCall&)> build;
+    // Whose NCCL latency figures its steps pay, and why, for an algorithm
+    // NCCL does not have under that name.
+    NcclFamily family;
+    std::string_view family_reason;
+    // Topology or communicator requirements beyond the operation; empty: none.
+    std::function<Unavailable(CollOp, const Communicator&)> requirement;
+    std::function<Schedule(const CollectiveCall&, const Communicator&)> build;
+    std::function<Estimate(const CollectiveCall&, CostModel&)> estimate;
 
     bool supports(CollOp op) const;
+    // Why this algorithm cannot run `op` on `comm`; nullopt when it can.
+    Unavailable why_not(CollOp op, const Communicator& comm) const;
 };
 
 const std::vector<AlgorithmInfo>& algorithm_registry();
 const AlgorithmInfo* find_algorithm(std::string_view name);
 std::string algorithm_choices();
-
-// Splits `total` into `parts` nearly equal pieces (the first ones one byte
-// larger), as NCCL divides a buffer over channels and ranks.
-Bytes piece(Bytes total, int parts, int index);
 
 // Each algorithm file provides one of these; the registry lists them.
 AlgorithmInfo ring_algorithm();

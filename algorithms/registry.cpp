@@ -1,10 +1,22 @@
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "algorithms/algorithm.hpp"
 
 namespace collsim {
 
 bool AlgorithmInfo::supports(CollOp op) const { return std::find(ops.begin(), ops.end(), op) != ops.end(); }
+
+Unavailable AlgorithmInfo::why_not(CollOp op, const Communicator& comm) const {
+    if (!supports(op)) {
+        std::string list;
+        for (CollOp o : ops) list += (list.empty() ? "" : ", ") + std::string(to_string(o));
+        return fmt::format("{} implements {} only", name, list);
+    }
+    if (requirement) return requirement(op, comm);
+    return std::nullopt;
+}
 
 const std::vector<AlgorithmInfo>& algorithm_registry() {
     static const std::vector<AlgorithmInfo> registry{ring_algorithm()};
@@ -22,11 +34,6 @@ std::string algorithm_choices() {
     const auto& reg = algorithm_registry();
     for (std::size_t i = 0; i < reg.size(); ++i) out += (i ? ", " : " ") + std::string(reg[i].name);
     return out;
-}
-
-Bytes piece(Bytes total, int parts, int index) {
-    const int64_t base = total.count() / parts, extra = total.count() % parts;
-    return Bytes(base + (index < extra ? 1 : 0));
 }
 
 }  // namespace collsim

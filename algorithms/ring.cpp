@@ -1,17 +1,55 @@
-// Ring AllReduce: a reduce-scatter then an all-gather around the ring of ranks,
-// 2(n-1) steps on each channel. The buffer is cut into n chunks per channel;
-// in reduce-scatter step s rank i passes chunk (i - s) mod n to rank i+1, which
-// adds its own contribution, so after n-1 steps rank i owns the full sum of
-// chunk i+1; all-gather then circulates the finished chunks.
+// Ring: the ranks in communicator order form a ring, one per channel.
+//   ReduceScatter: n-1 steps; in step s rank i sends block (i-s-1) mod n to
+//     rank i+1, which adds its own contribution; rank i ends with block i.
+//   AllGather: n-1 steps; in step s rank i passes block (i-s) mod n on.
+//   AllReduce: a reduce-scatter then an all-gather, 2(n-1) steps; the
+//     reduce-scatter leaves rank i with block i+1, which the all-gather spreads.
+//   Broadcast and Reduce run as a pipelined chain (ring_chain.cpp).
+// Blocks are cut over channels: chunk = block * channels + channel.
+//
+// Closed form (no contention): every step waits for the slowest hop of the
+// ring, so T = launch + sum over steps of max_i (send_i + reduce_i), where a
+// send costs the hop's latency plus its bytes over the hop's bottleneck shared
+// by the channels on it (NCCL's ring model: 2(n-1) step latencies for
+// AllReduce, n-1 for AllGather and ReduceScatter).
 #include "algorithms/algorithm.hpp"
+#include "algorithms/ring_chain.hpp"
 
 namespace collsim {
 
 namespace {
 
-int mod(int a, int n) { return ((a % n) + n) % n; }
+struct RingPhase {
+    bool reduce;  // reduce-scatter (true) or all-gather
+    int shift;    // block sent by rank i in step s: i + shift - s
+};
 
-Schedule ring_allreduce(const CollectiveCall& call) {
+// Adds `steps` ring steps; last[i] is the step on rank i that its next send waits for.
+void add_ring_phase(Schedule& s, const RingPhase& phase, int steps, int channel, Bytes channel_bytes,
+                    std::vector<StepId>& last) {
+    const int n = s.ranks, channels = s.channels;
+    auto chunk_of = [&](int block) { return wrap(block, n) * channels + channel; };
+    auto bytes_of = [&](int block) { return piece(channel_bytes, n, wrap(block, n)); };
+    std::vector<StepId> sends(static_cast<std::size_t>(n));
+    for (int step = 0; step < steps; ++step) {
+        for (int i = 0; i < n; ++i) {
+            const int block = i + phase.shift - step;
+            const StepId prev = last[static_cast<std::size_t>(i)];
+            sends[static_cast<std::size_t>(i)] =
+                prev == kNoStep ? s.send(i, wrap(i + 1, n), channel, chunk_of(block), bytes_of(block))
+                                : s.send(i, wrap(i + 1, n), channel, chunk_of(block), bytes_of(block), {prev});
+        }
+        for (int i = 0; i < n; ++i) {
+            const int from = wrap(i - 1, n);
+            const int block = from + phase.shift - step;
+            last[static_cast<std::size_t>(i)] = s.receive(phase.reduce ? StepKind::reduce : StepKind::copy,
+                                                          sends[static_cast<std::size_t>(from)], chunk_of(block));
+        }
+    }
+}
+
+Schedule ring_schedule(const CollectiveCall& call, const Communicator&) {
+    if (call.op == CollOp::broadcast || call.op == CollOp::reduce) return ring_chain_schedule(call);
     const int n = call.ranks, channels = call.channels;
     Schedule s;
     s.algorithm = "ring";
@@ -20,41 +58,61 @@ Schedule ring_allreduce(const CollectiveCall& call) {
     s.chunks = n * channels;
     if (n < 2) return s;
     for (int ch = 0; ch < channels; ++ch) {
+        std::vector<StepId> last(static_cast<std::size_t>(n), kNoStep);
         const Bytes channel_bytes = piece(call.bytes, channels, ch);
-        auto chunk_id = [&](int k) { return ch * n + mod(k, n); };
-        auto chunk_bytes = [&](int k) { return piece(channel_bytes, n, mod(k, n)); };
-        // last[i]: the step on rank i that the next send of rank i waits for.
-        std::vector<StepId> last(static_cast<std::size_t>(n), UINT32_MAX);
-        auto deps_of = [&](int rank) {
-            StepId d = last[static_cast<std::size_t>(rank)];
-            return d == UINT32_MAX ? std::vector<StepId>{} : std::vector<StepId>{d};
-        };
-        for (int phase = 0; phase < 2; ++phase) {
-            const StepKind combine = phase == 0 ? StepKind::reduce : StepKind::copy;
-            for (int step = 0; step < n - 1; ++step) {
-                std::vector<StepId> sends(static_cast<std::size_t>(n));
-                for (int i = 0; i < n; ++i) {
-                    const int k = phase == 0 ? i - step : i + 1 - step;
-                    sends[static_cast<std::size_t>(i)] =
-                        s.add(Step{StepKind::send, i, mod(i + 1, n), ch, chunk_id(k), chunk_bytes(k), deps_of(i)});
-                }
-                for (int i = 0; i < n; ++i) {
-                    const int from = mod(i - 1, n);
-                    const int k = phase == 0 ? from - step : from + 1 - step;
-                    last[static_cast<std::size_t>(i)] = s.add(Step{combine, i, from, ch, chunk_id(k), chunk_bytes(k),
-                                                                   {sends[static_cast<std::size_t>(from)]}});
-                }
-            }
+        switch (call.op) {
+            case CollOp::allreduce:
+                add_ring_phase(s, {true, 0}, n - 1, ch, channel_bytes, last);
+                add_ring_phase(s, {false, 1}, n - 1, ch, channel_bytes, last);
+                break;
+            case CollOp::reducescatter: add_ring_phase(s, {true, -1}, n - 1, ch, channel_bytes, last); break;
+            case CollOp::allgather: add_ring_phase(s, {false, 0}, n - 1, ch, channel_bytes, last); break;
+            default: break;
         }
     }
     return s;
 }
 
+// One ring step at its slowest hop: every channel sends `bytes` to the next
+// rank, which reduces them when `reduce`.
+Estimate slowest_hop(CostModel& m, int channels, Bytes bytes, bool reduce) {
+    const auto& gpus = m.comm().gpus;
+    const int n = static_cast<int>(gpus.size());
+    Estimate worst;
+    for (int i = 0; i < n; ++i) {
+        const DeviceId to = gpus[static_cast<std::size_t>(wrap(i + 1, n))];
+        Estimate hop = m.send_channels(gpus[static_cast<std::size_t>(i)], to, bytes, channels);
+        if (reduce) hop += m.reduce(to, bytes, channels);
+        worst = i == 0 ? hop : slower(worst, hop);
+    }
+    return worst;
+}
+
+Estimate ring_estimate(const CollectiveCall& call, CostModel& m) {
+    if (call.op == CollOp::broadcast || call.op == CollOp::reduce) return ring_chain_estimate(call, m);
+    const int n = call.ranks, channels = call.channels;
+    Estimate t = m.launch();
+    if (n < 2) return t;
+    const Bytes chunk = largest_piece(largest_piece(call.bytes, channels), n);
+    const bool ar = call.op == CollOp::allreduce;
+    if (ar || call.op == CollOp::reducescatter) t += slowest_hop(m, channels, chunk, true) * (n - 1);
+    if (ar || call.op == CollOp::allgather) t += slowest_hop(m, channels, chunk, false) * (n - 1);
+    return t;
+}
+
 }  // namespace
 
 AlgorithmInfo ring_algorithm() {
-    return AlgorithmInfo{"ring", "ring over the communicator in rank order, one ring per channel",
-                         {CollOp::allreduce}, NcclFamily::ring, ring_allreduce};
+    return AlgorithmInfo{"ring",
+                         "ring over the communicator in rank order, one ring per channel; Broadcast and Reduce "
+                         "as a pipelined chain from or to the root",
+                         {CollOp::allreduce, CollOp::allgather, CollOp::reducescatter, CollOp::broadcast,
+                          CollOp::reduce},
+                         NcclFamily::ring,
+                         "NCCL's ring",
+                         {},
+                         ring_schedule,
+                         ring_estimate};
 }
 
 }  // namespace collsim

@@ -66,7 +66,8 @@ int run_coll(const CollOptions& o) {
     const int n = o.ranks == 0 ? gpu_count : o.ranks;
     if (n < 1 || n > gpu_count)
         bad_option("--ranks", fmt::format("1 to {} (the GPUs in {})", gpu_count, o.topology), std::to_string(o.ranks));
-    std::vector<DeviceId> rank_gpus(topo.gpus().begin(), topo.gpus().begin() + n);
+    const Communicator comm = first_gpus(topo, n);
+    const std::vector<DeviceId>& rank_gpus = comm.gpus;
     Routes routes(topo);
     const int channels = o.channels > 0 ? o.channels : default_channels(routes, rank_gpus);
 
@@ -76,7 +77,7 @@ int run_coll(const CollOptions& o) {
         // Like nccl-tests: the count is whole elements, the size follows it.
         const int64_t count = requested.count() / dtype->size;
         const Bytes size(count * dtype->size);
-        const Schedule schedule = algo->build(CollectiveCall{*op, size, n, channels});
+        const Schedule schedule = algo->build(CollectiveCall{*op, size, n, channels, 0}, comm);
         const ScheduleTiming t = simulate_schedule(topo, routes, rank_gpus, schedule, *proto);
         report.rows.push_back(make_row(size, count, std::string(dtype->name), t.time, busbw_factor(*op, n)));
     }

@@ -23,11 +23,15 @@ std::optional<Dtype> dtype_from(std::string_view s);
 std::string_view dtype_choices();
 
 // One call of a collective over a communicator of `ranks` GPUs.
+// `bytes` is the size nccl-tests reports: the buffer of AllReduce, Broadcast,
+// Reduce and SendRecv; the whole output of AllGather (n blocks); the whole
+// input of ReduceScatter (n blocks); the whole send buffer of AllToAll.
 struct CollectiveCall {
     CollOp op = CollOp::allreduce;
-    Bytes bytes;   // per-rank buffer size as nccl-tests reports it
+    Bytes bytes;
     int ranks = 2;
     int channels = 1;
+    int root = 0;  // Broadcast and Reduce
 };
 
 }  // namespace collsim

@@ -23,28 +23,39 @@ Executor::Executor(Simulator& sim, Network& net, Routes& routes, const Topology&
                    std::vector<DeviceId> rank_gpus, Protocol proto)
     : sim_(sim), net_(net), routes_(routes), topo_(topo), rank_gpus_(std::move(rank_gpus)), proto_(proto) {}
 
+DeviceId Executor::device_of(int participant) const {
+    const auto n = static_cast<int>(rank_gpus_.size());
+    return participant < n ? rank_gpus_[static_cast<std::size_t>(participant)]
+                            : schedule_->switches[static_cast<std::size_t>(participant - n)];
+}
+
 void Executor::start(const Schedule& schedule, std::function<void()> done) {
     if (schedule.ranks != static_cast<int>(rank_gpus_.size()))
         throw std::logic_error("schedule and communicator disagree on the rank count");
     schedule_ = &schedule;
     done_ = std::move(done);
     finished_ = 0;
-    const auto n = schedule.steps.size();
+    const auto n = static_cast<StepId>(schedule.steps.size());
+    // Dependents as one flat array (counting sort by dependency), not a vector per step.
     waiting_on_.assign(n, 0);
-    dependents_.assign(n, {});
+    dependents_begin_.assign(std::size_t{n} + 1, 0);
     for (StepId s = 0; s < n; ++s) {
-        for (StepId d : schedule.steps[s].deps) {
-            if (d >= s) throw std::logic_error("schedule step depends on a later step");
-            dependents_[d].push_back(s);
-        }
-        waiting_on_[s] = static_cast<uint32_t>(schedule.steps[s].deps.size());
+        const auto deps = schedule.deps(s);
+        waiting_on_[s] = static_cast<uint32_t>(deps.size());
+        for (StepId d : deps) ++dependents_begin_[dep_step(d) + 1];
     }
-    if (n == 0) {
-        sim_.schedule_in(proto_.base_latency, [this] { done_(); });
-        return;
-    }
+    for (StepId s = 0; s < n; ++s) dependents_begin_[s + 1] += dependents_begin_[s];
+    dependents_.assign(schedule.dependency_count(), 0);
+    std::vector<uint32_t> fill(dependents_begin_.begin(), dependents_begin_.end() - 1);
+    for (StepId s = 0; s < n; ++s)
+        for (StepId d : schedule.deps(s)) dependents_[fill[dep_step(d)]++] = s | (d & kAfterSent);
+
     // The launch latency is paid once before any step can run.
     sim_.schedule_in(proto_.base_latency, [this] {
+        if (schedule_->steps.empty()) {
+            done_();
+            return;
+        }
         for (StepId s = 0; s < schedule_->steps.size(); ++s)
             if (waiting_on_[s] == 0) ready(s);
     });
@@ -52,30 +63,59 @@ void Executor::start(const Schedule& schedule, std::function<void()> done) {
 
 void Executor::ready(StepId s) {
     const Step& step = schedule_->steps[s];
-    const DeviceId gpu = rank_gpus_[static_cast<std::size_t>(step.rank)];
+    const DeviceId dev = device_of(step.rank);
+    const bool on_gpu = step.rank < schedule_->ranks;
     switch (step.kind) {
         case StepKind::send: {
-            const DeviceId peer = rank_gpus_[static_cast<std::size_t>(step.peer)];
-            Path p = routes_.path(gpu, peer, static_cast<uint64_t>(step.channel));
+            const DeviceId peer = device_of(step.peer);
+            Path p = routes_.path(dev, peer, static_cast<uint64_t>(step.channel));
             std::vector<ResourceId> res(p.channels.begin(), p.channels.end());
-            // Protocol overhead (flags, headers) inflates the bytes on the wire.
-            Bytes wire((step.bytes.count() * proto_.payload_den + proto_.payload_num - 1) / proto_.payload_num);
-            net_.start_flow(std::move(res), wire, p.latency + proto_.step_latency(p.link_class),
-                            [this, s] { complete(s); });
+            const Time hop = step.pays_hop_latency() ? proto_.step_latency(p.link_class) : Time{};
+            // The flow ends when the last byte has left; it arrives after the latency.
+            net_.start_flow(std::move(res), wire_bytes(step.bytes, proto_), Time{},
+                            [this, s, arrive = p.latency + hop] {
+                                release(s, true);
+                                sim_.schedule_in(arrive, [this, s] { complete(s); });
+                            });
             break;
         }
+        // A switch reduces at its ports' line rate (NVLink SHARP, InfiniBand
+        // SHARP): the bytes were already charged on the links into the switch,
+        // so the reduction itself adds no time.
         case StepKind::reduce:
-            net_.start_flow({memory_resource(topo_, gpu)}, step.bytes * kReduceMemoryTraffic, Time{},
+            if (!on_gpu) {
+                complete(s);
+                break;
+            }
+            net_.start_flow({memory_resource(topo_, dev)}, step.bytes * kReduceMemoryTraffic, Time{},
+                            [this, s] { complete(s); });
+            break;
+        case StepKind::local_copy:
+            if (!on_gpu) {
+                complete(s);
+                break;
+            }
+            net_.start_flow({memory_resource(topo_, dev)}, step.bytes * kCopyMemoryTraffic, Time{},
                             [this, s] { complete(s); });
             break;
         case StepKind::copy: complete(s); break;
     }
 }
 
+// Releases the dependents waiting for step s to be sent (sent = true) or
+// finished (sent = false; for a step that is not a send, both at once).
+void Executor::release(StepId s, bool sent) {
+    const bool is_send = schedule_->steps[s].kind == StepKind::send;
+    for (uint32_t i = dependents_begin_[s]; i < dependents_begin_[s + 1]; ++i) {
+        const StepId d = dependents_[i];
+        if (is_send && dep_on_sent(d) != sent) continue;
+        if (--waiting_on_[dep_step(d)] == 0) ready(dep_step(d));
+    }
+}
+
 void Executor::complete(StepId s) {
     ++finished_;
-    for (StepId d : dependents_[s])
-        if (--waiting_on_[d] == 0) ready(d);
+    release(s, false);
     if (finished_ == schedule_->steps.size()) done_();
 }
 

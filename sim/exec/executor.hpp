@@ -1,14 +1,16 @@
 #pragma once
 // Runs a Schedule on the network: a step starts when its dependencies are
-// done; a send becomes a flow on a route between the two ranks' GPUs, a
-// reduction a flow on the GPU's memory, a copy is free (NCCL writes received
-// data straight into the output buffer).
+// done; a send becomes a flow on a route between the two participants'
+// devices, a reduction on a GPU a flow on the GPU's memory, a local copy a
+// smaller one; receiving into place is free (NCCL writes received data straight
+// into the output buffer), and so is a reduction inside a switch (see below).
 #include <functional>
 #include <vector>
 
 #include "sim/core/simulator.hpp"
 #include "sim/exec/protocol.hpp"
 #include "sim/exec/schedule.hpp"
+#include "sim/exec/step_costs.hpp"
 #include "sim/hw/routes.hpp"
 #include "sim/net/network.hpp"
 
@@ -18,10 +20,6 @@ namespace collsim {
 // per device (only GPUs' are used).
 std::vector<Bandwidth> network_resources(const Topology& topo);
 ResourceId memory_resource(const Topology& topo, DeviceId d);
-
-// A reduction reads both operands and writes the result: 3 bytes of memory
-// traffic per byte reduced.
-constexpr int64_t kReduceMemoryTraffic = 3;
 
 class Executor {
 public:
@@ -33,7 +31,9 @@ public:
     std::size_t steps_finished() const { return finished_; }
 
 private:
+    DeviceId device_of(int participant) const;
     void ready(StepId s);
+    void release(StepId s, bool sent);
     void complete(StepId s);
 
     Simulator& sim_;
@@ -45,7 +45,10 @@ private:
 
     const Schedule* schedule_ = nullptr;
     std::vector<uint32_t> waiting_on_;
-    std::vector<std::vector<StepId>> dependents_;
+    // Dependents of step s: dependents_[dependents_begin_[s] .. dependents_begin_[s+1]),
+    // marked with kAfterSent where they wait only for s to be sent.
+    std::vector<uint32_t> dependents_begin_;
+    std::vector<StepId> dependents_;
     std::size_t finished_ = 0;
     std::function<void()> done_;
 };

@@ -1,44 +1,109 @@
 #pragma once
-// A collective as data: per rank and channel, the steps that move and combine
-// chunks, with explicit dependencies. Algorithms build schedules; the executor
-// times them on a network; a symbolic run checks them without timing.
+// A collective as data: per participant and channel, the steps that move and
+// combine chunks, with explicit dependencies. Algorithms build schedules; the
+// executor times them on a network; a symbolic run checks them without timing.
+//
+// Participants are the communicator's ranks (0..ranks-1) and, after them, any
+// switches that take part in the collective themselves (in-network reduction:
+// NVLS on an NVSwitch, SHARP on a network switch). A switch participant holds
+// chunks, reduces what it receives and sends (multicasts) results like a rank.
+//
+// Memory matters at scale (a flat ring on 16,384 GPUs has ~10^9 steps): a step
+// is 32 bytes and dependencies live in one shared array, not a vector per step.
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "sim/core/units.hpp"
+#include "sim/hw/device.hpp"
 
 namespace collsim {
 
 using StepId = uint32_t;
+inline constexpr StepId kNoStep = UINT32_MAX;
 
-enum class StepKind {
-    send,    // rank's current value of `chunk` is delivered to `peer`'s receive slot
-    reduce,  // rank combines the chunk received from `peer` into its own value
-    copy,    // rank takes the chunk received from `peer` as its own value
+// A dependency is normally on a step's completion. A dependency on a send
+// marked with after_sent() is met once the send's bytes have left the sender,
+// before they arrive: pipelined algorithms put chunk j+1 on a link as soon as
+// chunk j is on the wire, so a hop's latency is paid once, not once per chunk
+// (NCCL keeps up to NCCL_STEPS = 8 chunks in flight per connection).
+inline constexpr StepId kAfterSent = 0x80000000u;
+constexpr StepId after_sent(StepId s) { return s | kAfterSent; }
+constexpr StepId dep_step(StepId d) { return d & ~kAfterSent; }
+constexpr bool dep_on_sent(StepId d) { return (d & kAfterSent) != 0; }
+
+enum class StepKind : uint8_t {
+    send,        // participant's value of `chunk` goes to `peer`
+    reduce,      // the data of send step `from` is added to the value of `src_chunk`, result into `chunk`
+    copy,        // the data of send step `from` becomes the value of `chunk`
+    local_copy,  // the value of `src_chunk` is copied into `chunk` on the same participant
 };
+
+// Step flags.
+inline constexpr uint8_t kNoHopLatency = 1;  // a send that NCCL does not count as a protocol step
 
 struct Step {
     StepKind kind = StepKind::send;
-    int rank = 0;     // position in the communicator
-    int peer = 0;     // send: destination; reduce/copy: whose delivered data is consumed
-    int channel = 0;
-    int chunk = 0;
+    uint8_t flags = 0;
+    uint16_t channel = 0;
+    int32_t rank = 0;       // the participant that runs the step
+    int32_t peer = 0;       // send: destination; reduce/copy: the sender (for reports)
+    int32_t chunk = 0;      // send: the chunk read; others: the chunk written
+    int32_t src_chunk = 0;  // reduce, local_copy: the local chunk read
+    StepId from = kNoStep;  // reduce, copy: the send step whose data is consumed
     Bytes bytes;
-    std::vector<StepId> deps;  // steps that must finish before this one starts
+
+    bool pays_hop_latency() const { return (flags & kNoHopLatency) == 0; }
+};
+static_assert(sizeof(Step) == 32, "steps are kept small: schedules reach 10^9 steps");
+
+// Where the operation's data lives in the chunk space of every rank, for
+// checking (see symbolic.hpp). Built-in algorithms work in place (input and
+// output are the same chunks); MSCCL files can use separate buffers.
+struct BufferLayout {
+    int input_offset = 0, input_chunks = 0;
+    int output_offset = 0, output_chunks = 0;
 };
 
 struct Schedule {
     std::string algorithm;
     int ranks = 0;
     int channels = 1;
-    int chunks = 0;  // the buffer is cut into this many chunks
+    int chunks = 0;                 // every participant's buffer is cut into this many chunks
+    BufferLayout layout;            // defaults to [0, chunks) for both when left empty
+    std::vector<DeviceId> switches; // participant ranks + i is the switch switches[i]
     std::vector<Step> steps;
 
-    StepId add(Step s) {
-        steps.push_back(std::move(s));
-        return static_cast<StepId>(steps.size() - 1);
+    int participants() const { return ranks + static_cast<int>(switches.size()); }
+
+    // Adds a step after `deps` (each an earlier step, possibly after_sent()). A reduce or copy also
+    // depends on the send it consumes; that dependency is added here.
+    StepId add(const Step& s, std::span<const StepId> deps);
+    StepId add(const Step& s, std::initializer_list<StepId> deps = {}) {
+        return add(s, std::span<const StepId>(deps.begin(), deps.size()));
     }
+    // Shorthands for the common steps.
+    StepId send(int rank, int peer, int channel, int chunk, Bytes bytes, std::span<const StepId> deps);
+    StepId send(int rank, int peer, int channel, int chunk, Bytes bytes, std::initializer_list<StepId> deps = {}) {
+        return send(rank, peer, channel, chunk, bytes, std::span<const StepId>(deps.begin(), deps.size()));
+    }
+    // Receives send step `from` into `chunk` (reduce: added to the value of the same chunk).
+    StepId receive(StepKind kind, StepId from, int chunk, std::initializer_list<StepId> deps = {});
+
+    // The dependencies of step s, as given (use dep_step / dep_on_sent).
+    std::span<const StepId> deps(StepId s) const {
+        return {dep_ids_.data() + dep_begin_[s], dep_begin_[s + 1] - dep_begin_[s]};
+    }
+    std::size_t dependency_count() const { return dep_ids_.size(); }
+    // Bytes held for steps and dependencies.
+    std::size_t memory_bytes() const;
+    BufferLayout effective_layout() const;
+
+private:
+    std::vector<uint32_t> dep_begin_{0};
+    std::vector<StepId> dep_ids_;
 };
 
 }  // namespace collsim

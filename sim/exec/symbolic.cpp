@@ -1,25 +1,38 @@
 #include "sim/exec/symbolic.hpp"
 
-#include <deque>
-#include <map>
-#include <tuple>
+#include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
 namespace collsim {
 
 namespace {
-std::string describe(const Contributions& c) {
+
+std::string describe(const Contributions& c, int input_chunks) {
     std::string out = "{";
-    for (std::size_t r = 0; r < c.size(); ++r)
-        if (c[r] != 0) out += fmt::format("{}r{}{}", out.size() > 1 ? " " : "", r, c[r] > 1 ? fmt::format("x{}", c[r]) : "");
+    for (const auto& [origin, times] : c)
+        out += fmt::format("{}r{}.c{}{}", out.size() > 1 ? " " : "", origin / input_chunks, origin % input_chunks,
+                           times > 1 ? fmt::format("x{}", times) : "");
     return out + "}";
 }
 
-Contributions own(int ranks, int rank) {
-    Contributions c(static_cast<std::size_t>(ranks), 0);
-    c[static_cast<std::size_t>(rank)] = 1;
-    return c;
+void add_into(Contributions& into, const Contributions& more) {
+    Contributions sum;
+    sum.reserve(into.size() + more.size());
+    auto a = into.cbegin();
+    auto b = more.cbegin();
+    while (a != into.cend() || b != more.cend()) {
+        if (b == more.cend() || (a != into.cend() && a->first < b->first)) {
+            sum.push_back(*a++);
+        } else if (a == into.cend() || b->first < a->first) {
+            sum.push_back(*b++);
+        } else {
+            sum.emplace_back(a->first, a->second + b->second);
+            ++a, ++b;
+        }
+    }
+    into = std::move(sum);
 }
 
 // splitmix64: a tiny deterministic generator for the execution order.
@@ -29,75 +42,195 @@ uint64_t next_random(uint64_t& state) {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
+
+// The operation's data in the schedule's chunk space.
+struct Roles {
+    int n = 0, in = 0, I = 0, out = 0, O = 0;
+    bool in_place = false;
+    int block = 0;  // chunks per rank block, for the operations that have them
+
+    int origin(int rank, int input_chunk) const { return rank * I + input_chunk; }
+};
+
+std::string make_roles(const Schedule& s, CollOp op, Roles& r) {
+    const BufferLayout l = s.effective_layout();
+    r = Roles{s.ranks, l.input_offset, l.input_chunks, l.output_offset, l.output_chunks,
+              l.input_offset == l.output_offset && l.input_chunks == l.output_chunks, 0};
+    if (l.input_offset < 0 || l.output_offset < 0 || l.input_offset + l.input_chunks > s.chunks ||
+        l.output_offset + l.output_chunks > s.chunks)
+        return "the buffer layout lies outside the schedule's chunks";
+    const int n = s.ranks;
+    switch (op) {
+        case CollOp::allgather:
+            r.block = r.in_place ? r.O / n : r.I;
+            if (r.O != n * r.block || r.block == 0) return "allgather needs an output of ranks x input chunks";
+            break;
+        case CollOp::reducescatter:
+            r.block = r.in_place ? r.I / n : r.O;
+            if (r.I != n * r.block || r.block == 0) return "reducescatter needs an input of ranks x output chunks";
+            break;
+        case CollOp::alltoall:
+            r.block = r.I / n;
+            if (r.I != r.O || r.I != n * r.block || r.block == 0)
+                return "alltoall needs input and output of ranks x block chunks";
+            break;
+        default:
+            if (r.I != r.O) return fmt::format("{} needs input and output of equal size", to_string(op));
+    }
+    return "";
+}
+
+void initial_state(const Roles& r, CollOp op, int root, SymbolicState& st) {
+    for (int q = 0; q < r.n; ++q) {
+        auto& mine = st.value[static_cast<std::size_t>(q)];
+        int first = 0, count = r.I;
+        if (op == CollOp::broadcast && q != root) count = 0;
+        if (op == CollOp::allgather && r.in_place) first = q * r.block, count = r.block;
+        for (int c = first; c < first + count; ++c)
+            mine[static_cast<std::size_t>(r.in + c)] = Contributions{{r.origin(q, c), 1}};
+    }
+}
+
+// What rank `rank` must hold in output chunk `x` (relative), or nullopt when
+// the operation leaves that chunk undefined.
+std::optional<Contributions> expected(const Roles& r, CollOp op, int root, int rank, int x) {
+    Contributions want;
+    auto from_every_rank = [&](int input_chunk) {
+        for (int q = 0; q < r.n; ++q) want.emplace_back(r.origin(q, input_chunk), 1);
+    };
+    switch (op) {
+        case CollOp::allreduce: from_every_rank(x); break;
+        case CollOp::reduce:
+            if (rank != root) return std::nullopt;
+            from_every_rank(x);
+            break;
+        case CollOp::broadcast: want.emplace_back(r.origin(root, x), 1); break;
+        case CollOp::allgather:
+            want.emplace_back(r.origin(x / r.block, r.in_place ? x : x % r.block), 1);
+            break;
+        case CollOp::reducescatter:
+            if (r.in_place) {
+                if (x / r.block != rank) return std::nullopt;
+                from_every_rank(x);
+            } else {
+                from_every_rank(rank * r.block + x);
+            }
+            break;
+        case CollOp::alltoall: want.emplace_back(r.origin(x / r.block, rank * r.block + x % r.block), 1); break;
+        case CollOp::sendrecv: want.emplace_back(r.origin((rank + r.n - 1) % r.n, x), 1); break;
+    }
+    std::sort(want.begin(), want.end());
+    return want;
+}
+
 }  // namespace
 
-SymbolicState run_symbolic(const Schedule& s, CollOp op, uint64_t order_seed) {
-    const auto n = static_cast<std::size_t>(s.ranks);
+SymbolicState run_symbolic(const Schedule& s, CollOp op, uint64_t order_seed, int root) {
     SymbolicState st;
-    st.value.assign(n, std::vector<Contributions>(static_cast<std::size_t>(s.chunks)));
-    for (std::size_t r = 0; r < n; ++r)
-        for (auto& chunk : st.value[r])
-            if (op == CollOp::allreduce) chunk = own(s.ranks, static_cast<int>(r));
+    st.value.assign(static_cast<std::size_t>(s.participants()),
+                    std::vector<Contributions>(static_cast<std::size_t>(s.chunks)));
+    Roles roles;
+    st.problem = make_roles(s, op, roles);
+    if (!st.problem.empty()) return st;
+    initial_state(roles, op, root, st);
 
-    std::vector<uint32_t> waiting(s.steps.size());
-    std::vector<std::vector<StepId>> dependents(s.steps.size());
+    const std::size_t total = s.steps.size();
+    std::vector<uint32_t> waiting(total);
+    std::vector<std::vector<StepId>> dependents(total);
     std::vector<StepId> ready;
-    for (StepId i = 0; i < s.steps.size(); ++i) {
-        waiting[i] = static_cast<uint32_t>(s.steps[i].deps.size());
-        for (StepId d : s.steps[i].deps) dependents[d].push_back(i);
+    for (StepId i = 0; i < total; ++i) {
+        const auto deps = s.deps(i);
+        waiting[i] = static_cast<uint32_t>(deps.size());
+        for (StepId d : deps) dependents[dep_step(d)].push_back(i);
         if (waiting[i] == 0) ready.push_back(i);
     }
-    // In flight: data sent to (dst, src, chunk), consumed in order.
-    std::map<std::tuple<int, int, int>, std::deque<Contributions>> inbox;
+    // What each send carried, until its receive consumes it.
+    std::vector<Contributions> in_flight(total);
+    std::vector<uint8_t> consumed(total, 0);
     uint64_t rng = order_seed;
     std::size_t done = 0;
+    auto fail = [&](std::string why) {
+        st.problem = std::move(why);
+        return st;
+    };
     while (!ready.empty()) {
-        std::size_t pick = static_cast<std::size_t>(next_random(rng) % ready.size());
-        StepId id = ready[pick];
+        const auto pick = static_cast<std::size_t>(next_random(rng) % ready.size());
+        const StepId id = ready[pick];
         ready[pick] = ready.back();
         ready.pop_back();
         const Step& step = s.steps[id];
-        auto& mine = st.value[static_cast<std::size_t>(step.rank)][static_cast<std::size_t>(step.chunk)];
-        if (step.kind == StepKind::send) {
-            if (mine.empty()) {
-                st.problem = fmt::format("step {}: rank {} sends chunk {} it does not hold", id, step.rank, step.chunk);
-                return st;
+        if (step.rank < 0 || step.rank >= s.participants() || step.chunk < 0 || step.chunk >= s.chunks ||
+            step.src_chunk < 0 || step.src_chunk >= s.chunks)
+            return fail(fmt::format("step {}: participant or chunk out of range", id));
+        auto& values = st.value[static_cast<std::size_t>(step.rank)];
+        auto& mine = values[static_cast<std::size_t>(step.chunk)];
+        switch (step.kind) {
+            case StepKind::send:
+                if (mine.empty())
+                    return fail(fmt::format("step {}: participant {} sends chunk {} it does not hold", id, step.rank,
+                                            step.chunk));
+                in_flight[id] = mine;
+                break;
+            case StepKind::local_copy: {
+                const auto& src = values[static_cast<std::size_t>(step.src_chunk)];
+                if (src.empty())
+                    return fail(fmt::format("step {}: participant {} copies chunk {} it does not hold", id,
+                                            step.rank, step.src_chunk));
+                mine = src;
+                break;
             }
-            inbox[{step.peer, step.rank, step.chunk}].push_back(mine);
-        } else {
-            auto& q = inbox[{step.rank, step.peer, step.chunk}];
-            if (q.empty()) {
-                st.problem = fmt::format("step {}: rank {} consumes chunk {} from rank {} before it arrives", id,
-                                         step.rank, step.chunk, step.peer);
-                return st;
-            }
-            Contributions got = std::move(q.front());
-            q.pop_front();
-            if (step.kind == StepKind::copy || mine.empty()) {
-                mine = std::move(got);
-            } else {
-                for (std::size_t r = 0; r < n; ++r) mine[r] += got[r];
+            case StepKind::reduce:
+            case StepKind::copy: {
+                if (consumed[step.from])
+                    return fail(fmt::format("step {}: send {} is received twice", id, step.from));
+                consumed[step.from] = 1;
+                Contributions got = std::move(in_flight[step.from]);
+                if (step.kind == StepKind::copy) {
+                    mine = std::move(got);
+                } else {
+                    Contributions base = values[static_cast<std::size_t>(step.src_chunk)];
+                    add_into(base, got);
+                    mine = std::move(base);
+                }
+                break;
             }
         }
         ++done;
         for (StepId d : dependents[id])
             if (--waiting[d] == 0) ready.push_back(d);
     }
-    if (done != s.steps.size())
-        st.problem = fmt::format("{} of {} steps never became ready (a dependency cycle)", s.steps.size() - done,
-                                 s.steps.size());
+    if (done != total)
+        return fail(fmt::format("{} of {} steps never became ready (a dependency cycle)", total - done, total));
+    for (StepId i = 0; i < total; ++i)
+        if (s.steps[i].kind == StepKind::send && !consumed[i])
+            return fail(fmt::format("step {}: send from participant {} to {} is never received", i, s.steps[i].rank,
+                                    s.steps[i].peer));
     return st;
 }
 
-std::string check_symbolic(const Schedule& s, CollOp op, const SymbolicState& st) {
+std::string check_symbolic(const Schedule& s, CollOp op, const SymbolicState& st, int root) {
     if (!st.problem.empty()) return st.problem;
-    if (op != CollOp::allreduce) return fmt::format("no symbolic check for {} yet", to_string(op));
-    const Contributions all(static_cast<std::size_t>(s.ranks), 1);
-    for (std::size_t r = 0; r < st.value.size(); ++r)
-        for (std::size_t c = 0; c < st.value[r].size(); ++c)
-            if (st.value[r][c] != all)
-                return fmt::format("rank {} chunk {} holds {}, expected every rank once", r, c,
-                                   describe(st.value[r][c]));
+    Roles roles;
+    if (std::string bad = make_roles(s, op, roles); !bad.empty()) return bad;
+    for (int r = 0; r < s.ranks; ++r) {
+        for (int x = 0; x < roles.O; ++x) {
+            auto want = expected(roles, op, root, r, x);
+            if (!want) continue;
+            const auto& got = st.value[static_cast<std::size_t>(r)][static_cast<std::size_t>(roles.out + x)];
+            if (got != *want)
+                return fmt::format("rank {} chunk {} holds {}, expected {}", r, roles.out + x,
+                                   describe(got, roles.I), describe(*want, roles.I));
+        }
+    }
+    return "";
+}
+
+std::string verify_schedule(const Schedule& s, CollOp op, int root, int orders) {
+    for (int k = 0; k < orders; ++k) {
+        const uint64_t seed = 0x5eed0000u + static_cast<uint64_t>(k);
+        if (std::string bad = check_symbolic(s, op, run_symbolic(s, op, seed, root), root); !bad.empty())
+            return fmt::format("order seed {}: {}", seed, bad);
+    }
     return "";
 }
 

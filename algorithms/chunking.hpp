@@ -1,0 +1,28 @@
+#pragma once
+// How algorithms cut a buffer: over channels, ranks and pipeline chunks.
+#include "sim/core/units.hpp"
+
+namespace collsim {
+
+// Splits `total` into `parts` nearly equal pieces (the first ones one byte
+// larger), as NCCL divides a buffer over channels and ranks.
+Bytes piece(Bytes total, int parts, int index);
+// The largest of those pieces.
+Bytes largest_piece(Bytes total, int parts);
+
+// Pipelined algorithms (chains, trees, in-network reduction) move a channel's
+// data in chunks of NCCL's Simple step: DEFAULT_BUFFSIZE / NCCL_STEPS =
+// 4 MiB / 8 = 512 KiB (NCCL v2.30.7 src/include/device.h, src/init.cc). LL and
+// LL128 use smaller slots in NCCL; one size is used here for every protocol.
+inline constexpr Bytes kPipelineChunk{512 * 1024};
+// Schedules stay bounded at scale: at most this many chunk-hops per channel
+// (chunks x ranks); beyond it chunks grow. The closed forms use the same count.
+inline constexpr int64_t kMaxPipelineChunkHops = int64_t{1} << 22;
+
+// Chunks per channel for `per_channel` bytes pipelined over `ranks` ranks.
+int pipeline_chunks(Bytes per_channel, int ranks);
+
+// Index arithmetic modulo n that stays non-negative.
+inline int wrap(int a, int n) { return ((a % n) + n) % n; }
+
+}  // namespace collsim

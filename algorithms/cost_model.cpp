@@ -1,0 +1,55 @@
+#include "algorithms/cost_model.hpp"
+
+#include <algorithm>
+
+#include "sim/exec/step_costs.hpp"
+
+namespace collsim {
+
+Estimate slower(const Estimate& a, const Estimate& b) { return b.total() > a.total() ? b : a; }
+
+const Path& CostModel::path(DeviceId a, DeviceId b, int channel) {
+    const auto key = std::make_tuple(a, b, channel);
+    auto it = paths_.find(key);
+    if (it == paths_.end()) it = paths_.emplace(key, routes_.path(a, b, static_cast<uint64_t>(channel))).first;
+    return it->second;
+}
+
+Estimate CostModel::send(DeviceId a, DeviceId b, Bytes payload, int sharing, int channel, bool hop_latency) {
+    const Path& p = path(a, b, channel);
+    Estimate e{p.latency + (hop_latency ? proto_.step_latency(p.link_class) : Time{}), Time{}};
+    if (!p.channels.empty() && payload.count() > 0)
+        e.bandwidth = transfer_time(wire_bytes(payload, proto_), Bandwidth::bytes_per_s(p.bottleneck.bps() / sharing));
+    return e;
+}
+
+Estimate CostModel::send_channels(DeviceId a, DeviceId b, Bytes payload, int channels, bool hop_latency) {
+    std::map<ChannelId, int> load;
+    for (int c = 0; c < channels; ++c)
+        for (ChannelId l : path(a, b, c).channels) ++load[l];
+    Estimate worst;
+    for (int c = 0; c < channels; ++c) {
+        const Path& p = path(a, b, c);
+        Estimate e{p.latency + (hop_latency ? proto_.step_latency(p.link_class) : Time{}), Time{}};
+        if (!p.channels.empty() && payload.count() > 0) {
+            int64_t rate = INT64_MAX;
+            for (ChannelId l : p.channels)
+                rate = std::min(rate, comm_.topo->link(Topology::link_of(l)).bandwidth.bps() / load[l]);
+            e.bandwidth = transfer_time(wire_bytes(payload, proto_), Bandwidth::bytes_per_s(rate));
+        }
+        worst = c == 0 ? e : slower(worst, e);
+    }
+    return worst;
+}
+
+Estimate CostModel::reduce(DeviceId gpu, Bytes payload, int sharing) const {
+    const Bandwidth m = comm_.topo->device(gpu).memory_bandwidth;
+    return Estimate{Time{}, transfer_time(payload * kReduceMemoryTraffic, Bandwidth::bytes_per_s(m.bps() / sharing))};
+}
+
+Estimate CostModel::local_copy(DeviceId gpu, Bytes payload, int sharing) const {
+    const Bandwidth m = comm_.topo->device(gpu).memory_bandwidth;
+    return Estimate{Time{}, transfer_time(payload * kCopyMemoryTraffic, Bandwidth::bytes_per_s(m.bps() / sharing))};
+}
+
+}  // namespace collsim

@@ -1,0 +1,64 @@
+#pragma once
+// The alpha-beta costs that the algorithms' closed forms are written in. Each
+// figure is the one the executor charges for the same step with nothing else
+// on the network: a send pays its route's latency, the protocol's per-step
+// latency for the route's class, and its wire bytes over the route's
+// bottleneck; a GPU reduction pays 3 bytes of memory traffic per byte.
+// Flows of one algorithm that share a link by design (channels on one route,
+// two children feeding one parent) are part of the closed form; anything else
+// sharing a link is contention, which only the flow simulation sees.
+#include <map>
+#include <tuple>
+
+#include "algorithms/communicator.hpp"
+#include "sim/exec/protocol.hpp"
+#include "sim/hw/routes.hpp"
+
+namespace collsim {
+
+// A time split into its latency (alpha) and bandwidth (beta) terms.
+struct Estimate {
+    Time latency;
+    Time bandwidth;
+
+    Time total() const { return latency + bandwidth; }
+    Estimate& operator+=(const Estimate& o) {
+        latency += o.latency;
+        bandwidth += o.bandwidth;
+        return *this;
+    }
+    Estimate operator+(const Estimate& o) const { return Estimate(*this) += o; }
+    Estimate operator*(int64_t k) const { return Estimate{latency * k, bandwidth * k}; }
+};
+// The slower of two estimates (ties keep the first).
+Estimate slower(const Estimate& a, const Estimate& b);
+
+class CostModel {
+public:
+    CostModel(const Communicator& comm, Routes& routes, const Protocol& proto)
+        : comm_(comm), routes_(routes), proto_(proto) {}
+
+    const Communicator& comm() const { return comm_; }
+    const Protocol& protocol() const { return proto_; }
+    Estimate launch() const { return Estimate{proto_.base_latency, Time{}}; }
+
+    // One send of `payload` from device a to b over route `channel` while
+    // `sharing` equal flows divide the route's bottleneck.
+    Estimate send(DeviceId a, DeviceId b, Bytes payload, int sharing = 1, int channel = 0, bool hop_latency = true);
+    // `channels` sends of `payload` at once, channel c on route c: flows whose
+    // routes meet on a link divide that link.
+    Estimate send_channels(DeviceId a, DeviceId b, Bytes payload, int channels, bool hop_latency = true);
+    // A reduction of `payload` on a GPU while `sharing` reductions run there.
+    Estimate reduce(DeviceId gpu, Bytes payload, int sharing = 1) const;
+    Estimate local_copy(DeviceId gpu, Bytes payload, int sharing = 1) const;
+
+    const Path& path(DeviceId a, DeviceId b, int channel);
+
+private:
+    const Communicator& comm_;
+    Routes& routes_;
+    Protocol proto_;
+    std::map<std::tuple<DeviceId, DeviceId, int>, Path> paths_;
+};
+
+}  // namespace collsim
