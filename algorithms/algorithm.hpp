@@ -45,5 +45,9 @@ std::string algorithm_choices();
 
 // Each algorithm file provides one of these; the registry lists them.
 AlgorithmInfo ring_algorithm();
+AlgorithmInfo sendrecv_algorithm();
+AlgorithmInfo alltoall_direct_algorithm();
+AlgorithmInfo alltoall_pairwise_algorithm();
+AlgorithmInfo rhd_algorithm();
 
 }  // namespace collsim

@@ -1,6 +1,7 @@
 #pragma once
 // How algorithms cut a buffer: over channels, ranks and pipeline chunks.
 #include "sim/core/units.hpp"
+#include "sim/exec/schedule.hpp"
 
 namespace collsim {
 
@@ -21,6 +22,16 @@ inline constexpr int64_t kMaxPipelineChunkHops = int64_t{1} << 22;
 
 // Chunks per channel for `per_channel` bytes pipelined over `ranks` ranks.
 int pipeline_chunks(Bytes per_channel, int ranks);
+
+// Out-of-place buffers (AllToAll, SendRecv): an input of `blocks` blocks of
+// `channels` chunks each, then an output of the same shape.
+struct SplitBuffers {
+    int blocks = 1, channels = 1;
+    int in(int block, int channel) const { return block * channels + channel; }
+    int out(int block, int channel) const { return (blocks + block) * channels + channel; }
+    int chunks() const { return 2 * blocks * channels; }
+    BufferLayout layout() const { return BufferLayout{0, blocks * channels, blocks * channels, blocks * channels}; }
+};
 
 // Index arithmetic modulo n that stays non-negative.
 inline int wrap(int a, int n) { return ((a % n) + n) % n; }

@@ -24,20 +24,29 @@ Estimate CostModel::send(DeviceId a, DeviceId b, Bytes payload, int sharing, int
 }
 
 Estimate CostModel::send_channels(DeviceId a, DeviceId b, Bytes payload, int channels, bool hop_latency) {
+    std::vector<Transfer> all;
+    for (int c = 0; c < channels; ++c) all.push_back(Transfer{a, b, payload, c});
+    return concurrent(all, hop_latency);
+}
+
+Estimate CostModel::concurrent(const std::vector<Transfer>& transfers, bool hop_latency) {
     std::map<ChannelId, int> load;
-    for (int c = 0; c < channels; ++c)
-        for (ChannelId l : path(a, b, c).channels) ++load[l];
+    for (const Transfer& t : transfers)
+        if (t.bytes.count() > 0)
+            for (ChannelId l : path(t.from, t.to, t.channel).channels) ++load[l];
     Estimate worst;
-    for (int c = 0; c < channels; ++c) {
-        const Path& p = path(a, b, c);
+    bool first = true;
+    for (const Transfer& t : transfers) {
+        const Path& p = path(t.from, t.to, t.channel);
         Estimate e{p.latency + (hop_latency ? proto_.step_latency(p.link_class) : Time{}), Time{}};
-        if (!p.channels.empty() && payload.count() > 0) {
+        if (!p.channels.empty() && t.bytes.count() > 0) {
             int64_t rate = INT64_MAX;
             for (ChannelId l : p.channels)
                 rate = std::min(rate, comm_.topo->link(Topology::link_of(l)).bandwidth.bps() / load[l]);
-            e.bandwidth = transfer_time(wire_bytes(payload, proto_), Bandwidth::bytes_per_s(rate));
+            e.bandwidth = transfer_time(wire_bytes(t.bytes, proto_), Bandwidth::bytes_per_s(rate));
         }
-        worst = c == 0 ? e : slower(worst, e);
+        worst = first ? e : slower(worst, e);
+        first = false;
     }
     return worst;
 }

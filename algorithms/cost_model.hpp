@@ -9,6 +9,7 @@
 // sharing a link is contention, which only the flow simulation sees.
 #include <map>
 #include <tuple>
+#include <vector>
 
 #include "algorithms/communicator.hpp"
 #include "sim/exec/protocol.hpp"
@@ -33,6 +34,13 @@ struct Estimate {
 // The slower of two estimates (ties keep the first).
 Estimate slower(const Estimate& a, const Estimate& b);
 
+// One transfer of a set that runs at once.
+struct Transfer {
+    DeviceId from = 0, to = 0;
+    Bytes bytes;
+    int channel = 0;  // route index
+};
+
 class CostModel {
 public:
     CostModel(const Communicator& comm, Routes& routes, const Protocol& proto)
@@ -48,6 +56,9 @@ public:
     // `channels` sends of `payload` at once, channel c on route c: flows whose
     // routes meet on a link divide that link.
     Estimate send_channels(DeviceId a, DeviceId b, Bytes payload, int channels, bool hop_latency = true);
+    // Transfers that all start together: each link is divided among the
+    // transfers that cross it; the slowest transfer's time.
+    Estimate concurrent(const std::vector<Transfer>& transfers, bool hop_latency = true);
     // A reduction of `payload` on a GPU while `sharing` reductions run there.
     Estimate reduce(DeviceId gpu, Bytes payload, int sharing = 1) const;
     Estimate local_copy(DeviceId gpu, Bytes payload, int sharing = 1) const;

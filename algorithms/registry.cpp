@@ -19,7 +19,13 @@ Unavailable AlgorithmInfo::why_not(CollOp op, const Communicator& comm) const {
 }
 
 const std::vector<AlgorithmInfo>& algorithm_registry() {
-    static const std::vector<AlgorithmInfo> registry{ring_algorithm()};
+    static const std::vector<AlgorithmInfo> registry{
+        ring_algorithm(),
+        rhd_algorithm(),
+        sendrecv_algorithm(),
+        alltoall_direct_algorithm(),
+        alltoall_pairwise_algorithm(),
+    };
     return registry;
 }
 

@@ -7,12 +7,12 @@
 //   Broadcast and Reduce run as a pipelined chain (ring_chain.cpp).
 // Blocks are cut over channels: chunk = block * channels + channel.
 //
-// Closed form (no contention): every step waits for the slowest hop of the
-// ring, so T = launch + sum over steps of max_i (send_i + reduce_i), where a
-// send costs the hop's latency plus its bytes over the hop's bottleneck shared
-// by the channels on it (NCCL's ring model: 2(n-1) step latencies for
-// AllReduce, n-1 for AllGather and ReduceScatter).
+// Closed form (no contention): ring_pass (ring_bound.hpp), the larger of the
+// data's path around the ring and the busiest hop's load. On a uniform ring
+// that is NCCL's ring model: 2(n-1) step latencies for AllReduce (n-1 for
+// AllGather and ReduceScatter) plus 2(n-1)/n S over the bandwidth.
 #include "algorithms/algorithm.hpp"
+#include "algorithms/ring_bound.hpp"
 #include "algorithms/ring_chain.hpp"
 
 namespace collsim {
@@ -73,21 +73,6 @@ Schedule ring_schedule(const CollectiveCall& call, const Communicator&) {
     return s;
 }
 
-// One ring step at its slowest hop: every channel sends `bytes` to the next
-// rank, which reduces them when `reduce`.
-Estimate slowest_hop(CostModel& m, int channels, Bytes bytes, bool reduce) {
-    const auto& gpus = m.comm().gpus;
-    const int n = static_cast<int>(gpus.size());
-    Estimate worst;
-    for (int i = 0; i < n; ++i) {
-        const DeviceId to = gpus[static_cast<std::size_t>(wrap(i + 1, n))];
-        Estimate hop = m.send_channels(gpus[static_cast<std::size_t>(i)], to, bytes, channels);
-        if (reduce) hop += m.reduce(to, bytes, channels);
-        worst = i == 0 ? hop : slower(worst, hop);
-    }
-    return worst;
-}
-
 Estimate ring_estimate(const CollectiveCall& call, CostModel& m) {
     if (call.op == CollOp::broadcast || call.op == CollOp::reduce) return ring_chain_estimate(call, m);
     const int n = call.ranks, channels = call.channels;
@@ -95,9 +80,9 @@ Estimate ring_estimate(const CollectiveCall& call, CostModel& m) {
     if (n < 2) return t;
     const Bytes chunk = largest_piece(largest_piece(call.bytes, channels), n);
     const bool ar = call.op == CollOp::allreduce;
-    if (ar || call.op == CollOp::reducescatter) t += slowest_hop(m, channels, chunk, true) * (n - 1);
-    if (ar || call.op == CollOp::allgather) t += slowest_hop(m, channels, chunk, false) * (n - 1);
-    return t;
+    const int reduce_steps = ar || call.op == CollOp::reducescatter ? n - 1 : 0;
+    const int copy_steps = ar || call.op == CollOp::allgather ? n - 1 : 0;
+    return t + ring_pass(m, m.comm().gpus, reduce_steps, copy_steps, chunk, channels);
 }
 
 }  // namespace

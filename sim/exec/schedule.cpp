@@ -38,6 +38,23 @@ StepId Schedule::send(int rank, int peer, int channel, int chunk, Bytes bytes, s
 }
 
 StepId Schedule::receive(StepKind kind, StepId from, int chunk, std::initializer_list<StepId> deps) {
+    return receive(kind, from, chunk, std::span<const StepId>(deps.begin(), deps.size()));
+}
+
+StepId Schedule::local_copy(int rank, int channel, int src_chunk, int chunk, Bytes bytes,
+                            std::initializer_list<StepId> deps) {
+    Step s;
+    s.kind = StepKind::local_copy;
+    s.rank = rank;
+    s.peer = rank;
+    s.channel = static_cast<uint16_t>(channel);
+    s.chunk = chunk;
+    s.src_chunk = src_chunk;
+    s.bytes = bytes;
+    return add(s, deps);
+}
+
+StepId Schedule::receive(StepKind kind, StepId from, int chunk, std::span<const StepId> deps) {
     const Step& sent = steps.at(from);
     Step s;
     s.kind = kind;
@@ -48,7 +65,7 @@ StepId Schedule::receive(StepKind kind, StepId from, int chunk, std::initializer
     s.src_chunk = chunk;
     s.from = from;
     s.bytes = sent.bytes;
-    return add(s, std::span<const StepId>(deps.begin(), deps.size()));
+    return add(s, deps);
 }
 
 std::size_t Schedule::memory_bytes() const {

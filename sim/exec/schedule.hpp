@@ -91,6 +91,10 @@ struct Schedule {
     }
     // Receives send step `from` into `chunk` (reduce: added to the value of the same chunk).
     StepId receive(StepKind kind, StepId from, int chunk, std::initializer_list<StepId> deps = {});
+    StepId receive(StepKind kind, StepId from, int chunk, std::span<const StepId> deps);
+    // Copies `src_chunk` into `chunk` on one participant.
+    StepId local_copy(int rank, int channel, int src_chunk, int chunk, Bytes bytes,
+                      std::initializer_list<StepId> deps = {});
 
     // The dependencies of step s, as given (use dep_step / dep_on_sent).
     std::span<const StepId> deps(StepId s) const {
