@@ -49,5 +49,8 @@ AlgorithmInfo sendrecv_algorithm();
 AlgorithmInfo alltoall_direct_algorithm();
 AlgorithmInfo alltoall_pairwise_algorithm();
 AlgorithmInfo rhd_algorithm();
+AlgorithmInfo tree_algorithm();
+AlgorithmInfo nvls_algorithm();
+AlgorithmInfo hierarchical_algorithm();
 
 }  // namespace collsim

@@ -30,12 +30,19 @@ Estimate CostModel::send_channels(DeviceId a, DeviceId b, Bytes payload, int cha
 }
 
 Estimate CostModel::concurrent(const std::vector<Transfer>& transfers, bool hop_latency) {
+    Estimate worst;
+    const std::vector<Estimate> each = concurrent_each(transfers, hop_latency);
+    for (std::size_t i = 0; i < each.size(); ++i) worst = i == 0 ? each[i] : slower(worst, each[i]);
+    return worst;
+}
+
+std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& transfers, bool hop_latency) {
     std::map<ChannelId, int> load;
     for (const Transfer& t : transfers)
         if (t.bytes.count() > 0)
             for (ChannelId l : path(t.from, t.to, t.channel).channels) ++load[l];
-    Estimate worst;
-    bool first = true;
+    std::vector<Estimate> out;
+    out.reserve(transfers.size());
     for (const Transfer& t : transfers) {
         const Path& p = path(t.from, t.to, t.channel);
         Estimate e{p.latency + (hop_latency ? proto_.step_latency(p.link_class) : Time{}), Time{}};
@@ -45,10 +52,9 @@ Estimate CostModel::concurrent(const std::vector<Transfer>& transfers, bool hop_
                 rate = std::min(rate, comm_.topo->link(Topology::link_of(l)).bandwidth.bps() / load[l]);
             e.bandwidth = transfer_time(wire_bytes(t.bytes, proto_), Bandwidth::bytes_per_s(rate));
         }
-        worst = first ? e : slower(worst, e);
-        first = false;
+        out.push_back(e);
     }
-    return worst;
+    return out;
 }
 
 Estimate CostModel::reduce(DeviceId gpu, Bytes payload, int sharing) const {

@@ -59,6 +59,8 @@ public:
     // Transfers that all start together: each link is divided among the
     // transfers that cross it; the slowest transfer's time.
     Estimate concurrent(const std::vector<Transfer>& transfers, bool hop_latency = true);
+    // The same, transfer by transfer.
+    std::vector<Estimate> concurrent_each(const std::vector<Transfer>& transfers, bool hop_latency = true);
     // A reduction of `payload` on a GPU while `sharing` reductions run there.
     Estimate reduce(DeviceId gpu, Bytes payload, int sharing = 1) const;
     Estimate local_copy(DeviceId gpu, Bytes payload, int sharing = 1) const;

@@ -21,7 +21,10 @@ Unavailable AlgorithmInfo::why_not(CollOp op, const Communicator& comm) const {
 const std::vector<AlgorithmInfo>& algorithm_registry() {
     static const std::vector<AlgorithmInfo> registry{
         ring_algorithm(),
+        tree_algorithm(),
         rhd_algorithm(),
+        nvls_algorithm(),
+        hierarchical_algorithm(),
         sendrecv_algorithm(),
         alltoall_direct_algorithm(),
         alltoall_pairwise_algorithm(),

@@ -14,39 +14,11 @@
 #include "algorithms/algorithm.hpp"
 #include "algorithms/ring_bound.hpp"
 #include "algorithms/ring_chain.hpp"
+#include "algorithms/ring_steps.hpp"
 
 namespace collsim {
 
 namespace {
-
-struct RingPhase {
-    bool reduce;  // reduce-scatter (true) or all-gather
-    int shift;    // block sent by rank i in step s: i + shift - s
-};
-
-// Adds `steps` ring steps; last[i] is the step on rank i that its next send waits for.
-void add_ring_phase(Schedule& s, const RingPhase& phase, int steps, int channel, Bytes channel_bytes,
-                    std::vector<StepId>& last) {
-    const int n = s.ranks, channels = s.channels;
-    auto chunk_of = [&](int block) { return wrap(block, n) * channels + channel; };
-    auto bytes_of = [&](int block) { return piece(channel_bytes, n, wrap(block, n)); };
-    std::vector<StepId> sends(static_cast<std::size_t>(n));
-    for (int step = 0; step < steps; ++step) {
-        for (int i = 0; i < n; ++i) {
-            const int block = i + phase.shift - step;
-            const StepId prev = last[static_cast<std::size_t>(i)];
-            sends[static_cast<std::size_t>(i)] =
-                prev == kNoStep ? s.send(i, wrap(i + 1, n), channel, chunk_of(block), bytes_of(block))
-                                : s.send(i, wrap(i + 1, n), channel, chunk_of(block), bytes_of(block), {prev});
-        }
-        for (int i = 0; i < n; ++i) {
-            const int from = wrap(i - 1, n);
-            const int block = from + phase.shift - step;
-            last[static_cast<std::size_t>(i)] = s.receive(phase.reduce ? StepKind::reduce : StepKind::copy,
-                                                          sends[static_cast<std::size_t>(from)], chunk_of(block));
-        }
-    }
-}
 
 Schedule ring_schedule(const CollectiveCall& call, const Communicator&) {
     if (call.op == CollOp::broadcast || call.op == CollOp::reduce) return ring_chain_schedule(call);
@@ -57,17 +29,22 @@ Schedule ring_schedule(const CollectiveCall& call, const Communicator&) {
     s.channels = channels;
     s.chunks = n * channels;
     if (n < 2) return s;
+    std::vector<int> ring(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) ring[static_cast<std::size_t>(i)] = i;
     for (int ch = 0; ch < channels; ++ch) {
         std::vector<StepId> last(static_cast<std::size_t>(n), kNoStep);
         const Bytes channel_bytes = piece(call.bytes, channels, ch);
-        switch (call.op) {
-            case CollOp::allreduce:
-                add_ring_phase(s, {true, 0}, n - 1, ch, channel_bytes, last);
-                add_ring_phase(s, {false, 1}, n - 1, ch, channel_bytes, last);
-                break;
-            case CollOp::reducescatter: add_ring_phase(s, {true, -1}, n - 1, ch, channel_bytes, last); break;
-            case CollOp::allgather: add_ring_phase(s, {false, 0}, n - 1, ch, channel_bytes, last); break;
-            default: break;
+        RingSteps r{ring, n - 1, true, 0, ch, 1, [&](int block, int) { return block * channels + ch; },
+                    [&](int block, int) { return piece(channel_bytes, n, block); }};
+        const bool ar = call.op == CollOp::allreduce;
+        if (ar || call.op == CollOp::reducescatter) {
+            r.shift = ar ? 0 : -1;  // AllReduce leaves rank i with block i+1, ReduceScatter with block i
+            add_ring_steps(s, r, last);
+        }
+        if (ar || call.op == CollOp::allgather) {
+            r.reduce = false;
+            r.shift = ar ? 1 : 0;
+            add_ring_steps(s, r, last);
         }
     }
     return s;

@@ -31,6 +31,10 @@ Agreement compare(const AlgorithmInfo& algo, const Topology& topo, const Communi
 bool ring_with_close_slow_hops(const AlgorithmInfo& algo, const std::string& topology) {
     return algo.name == "ring" && topology == "3x2";
 }
+
+bool tree_mid_pipeline(const AlgorithmInfo& algo, int64_t size) {
+    return algo.name == "tree" && size > (int64_t{1} << 20) && size < (int64_t{256} << 20);
+}
 }  // namespace
 
 TEST_CASE("closed forms agree with the flow simulation within 2% without contention") {
@@ -58,6 +62,13 @@ TEST_CASE("closed forms agree with the flow simulation within 2% without content
                             // it is a lower bound here, a few percent low.
                             CHECK(a.flow_us >= a.closed_us * 0.999);
                             CHECK(a.error() < 0.06);
+                        } else if (tree_mid_pipeline(algo, size)) {
+                            // A pipeline of a few dozen chunks: the closed form charges
+                            // the first chunk's trip and then every chunk at the busiest
+                            // link's full load; in the flow the busiest link starts before
+                            // the first chunk's trip ends. An upper bound, ~10% high.
+                            CHECK(a.flow_us <= a.closed_us * 1.001);
+                            CHECK(a.error() < 0.12);
                         } else {
                             CHECK(a.error() < 0.02);
                             worst = std::max(worst, a.error());

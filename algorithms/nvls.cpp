@@ -1,0 +1,136 @@
+// NVLS (NVLink SHARP) AllReduce on an NVSwitch that reduces in the switch
+// (the topology's nvswitch declares in_network_reduction: true), as NCCL
+// runs it: the buffer is cut into one slice per rank; the slice's owner
+// loads it through the switch's multimem address, so the switch adds every
+// GPU's copy on the way (multimem.ld_reduce), and stores the sum back with
+// one multicast write that the switch copies to every GPU (multimem.st).
+// Modelled as: every rank sends its copy of the slice to the switch, the
+// switch adds them (free: at line rate in the switch's ALUs) and returns the
+// sum to the owner, the owner writes it to the switch, the switch copies it
+// to every rank. Per GPU link that is (n+1)/n of the buffer each way, against
+// 2(n-1)/n for a ring. Each channel's data flows in pipeline chunks; a rank
+// streams its contributions one after another.
+//
+// NCCL's NVLS latency is one NVLink step (25 us Simple, v2.30.7), not one per
+// stage: only the first transfer of each chunk pays the protocol step.
+//
+// Closed form: T = launch + the first chunk's trip (every rank's n slices up,
+// then the last slice's way back, to the owner and out again) + (k-1) chunks
+// x (n+1) slices over the busiest GPU link.
+#include <fmt/format.h>
+
+#include "algorithms/algorithm.hpp"
+
+namespace collsim {
+
+namespace {
+
+// The NVSwitch every rank is linked to that reduces in the switch.
+std::optional<DeviceId> reducing_nvswitch(const Communicator& comm) {
+    const Topology& topo = *comm.topo;
+    auto linked = [&](DeviceId gpu, DeviceId sw) {
+        for (const Link& l : topo.links())
+            if ((l.a == gpu && l.b == sw) || (l.b == gpu && l.a == sw)) return true;
+        return false;
+    };
+    for (DeviceId d = 0; d < topo.devices().size(); ++d) {
+        const Device& dev = topo.device(d);
+        if (dev.kind != DeviceKind::nvswitch || !dev.in_network_reduction) continue;
+        bool all = true;
+        for (DeviceId g : comm.gpus) all = all && linked(g, d);
+        if (all) return d;
+    }
+    return std::nullopt;
+}
+
+Unavailable nvls_requirement(CollOp, const Communicator& comm) {
+    if (reducing_nvswitch(comm)) return std::nullopt;
+    return fmt::format("nvls needs an nvswitch with in_network_reduction: true linked to every GPU of the "
+                       "communicator; {} has none",
+                       comm.topo->name());
+}
+
+int nvls_chunks(const CollectiveCall& call) {
+    return pipeline_chunks(largest_piece(call.bytes, call.channels), call.ranks);
+}
+
+Schedule nvls_schedule(const CollectiveCall& call, const Communicator& comm) {
+    const int n = call.ranks, channels = call.channels, k = nvls_chunks(call);
+    Schedule s;
+    s.algorithm = "nvls";
+    s.ranks = n;
+    s.channels = channels;
+    s.chunks = channels * k * n;
+    s.switches = {*reducing_nvswitch(comm)};
+    const int sw = n;  // the switch's participant index
+    Step quiet;        // sends after the first of a chunk pay no protocol step
+    quiet.flags = kNoHopLatency;
+    auto send = [&](int from, int to, int ch, int chunk, Bytes bytes, std::vector<StepId> deps, bool pays) {
+        Step st = quiet;
+        st.flags = pays ? 0 : kNoHopLatency;
+        st.rank = from;
+        st.peer = to;
+        st.channel = static_cast<uint16_t>(ch);
+        st.chunk = st.src_chunk = chunk;
+        st.bytes = bytes;
+        return s.add(st, deps);
+    };
+    for (int ch = 0; ch < channels; ++ch) {
+        std::vector<StepId> streamed(static_cast<std::size_t>(n), kNoStep);  // each rank's last contribution
+        for (int j = 0; j < k; ++j) {
+            const Bytes chunk_bytes = piece(piece(call.bytes, channels, ch), k, j);
+            for (int owner = 0; owner < n; ++owner) {
+                const int chunk = (ch * k + j) * n + owner;
+                const Bytes bytes = piece(chunk_bytes, n, owner);
+                StepId summed = kNoStep;
+                for (int r = 0; r < n; ++r) {
+                    auto& prev = streamed[static_cast<std::size_t>(r)];
+                    std::vector<StepId> deps;
+                    if (prev != kNoStep) deps.push_back(after_sent(prev));
+                    prev = send(r, sw, ch, chunk, bytes, deps, true);
+                    summed = summed == kNoStep ? s.receive(StepKind::reduce, prev, chunk)
+                                               : s.receive(StepKind::reduce, prev, chunk, {summed});
+                }
+                const StepId loaded = send(sw, owner, ch, chunk, bytes, {summed}, false);
+                const StepId at_owner = s.receive(StepKind::copy, loaded, chunk);
+                const StepId stored = send(owner, sw, ch, chunk, bytes, {at_owner}, false);
+                const StepId at_switch = s.receive(StepKind::copy, stored, chunk);
+                for (int r = 0; r < n; ++r) s.receive(StepKind::copy, send(sw, r, ch, chunk, bytes, {at_switch}, false), chunk);
+            }
+        }
+    }
+    return s;
+}
+
+Estimate nvls_estimate(const CollectiveCall& call, CostModel& m) {
+    const int n = call.ranks, channels = call.channels, k = nvls_chunks(call);
+    const Communicator& comm = m.comm();
+    const DeviceId sw = *reducing_nvswitch(comm);
+    const Bytes slice = largest_piece(largest_piece(largest_piece(call.bytes, channels), k), n);
+    Estimate up, back, period;
+    for (DeviceId g : comm.gpus) {
+        // Going up, a rank's n slices (and its channels') share its link.
+        up = slower(up, m.send(g, sw, slice * n, channels));
+        const Estimate round_trip = m.send(sw, g, slice, channels, 0, false) + m.send(g, sw, slice, channels, 0, false) +
+                                    m.send(sw, g, slice, channels, 0, false);
+        back = slower(back, round_trip);
+        period = slower(period, Estimate{Time{}, m.send(g, sw, slice * (n + 1), channels).bandwidth});
+        period = slower(period, Estimate{Time{}, m.send(sw, g, slice * (n + 1), channels).bandwidth});
+    }
+    return m.launch() + up + back + period * (k - 1);
+}
+
+}  // namespace
+
+AlgorithmInfo nvls_algorithm() {
+    return AlgorithmInfo{"nvls",
+                         "NVLink SHARP AllReduce: the NVSwitch adds every GPU's slice and multicasts the sum",
+                         {CollOp::allreduce},
+                         NcclFamily::nvls,
+                         "NCCL's NVLS",
+                         nvls_requirement,
+                         nvls_schedule,
+                         nvls_estimate};
+}
+
+}  // namespace collsim

@@ -1,0 +1,220 @@
+// NCCL's double binary tree AllReduce: within each server the ranks form a
+// chain; across servers, two binary trees whose leaves are each other's inner
+// nodes (a server that forwards in one tree is a leaf in the other), so every
+// server sends and receives about the same in both. Half of each channel's
+// data goes down each tree, in pipeline chunks: each chunk is reduced up the
+// tree (every rank adds what its children send, then passes the sum up) and
+// the root's result is broadcast back down.
+//
+// The trees: the servers sit at positions 0..m-1 of an in-order balanced
+// binary tree; tree 0 puts server x at position x, tree 1 at position x-1,
+// so even and odd servers swap leaf and inner roles. In tree 0 a server's
+// chain runs from its last rank up to its first (the head, which links to the
+// other servers); in tree 1 the other way, so the two trees use different
+// GPUs (and NICs) between servers.
+//
+// Closed form: a pipeline over a tree. T = launch + the first chunk's longest
+// path (up from the deepest leaf with every reduction on the way, then down)
+// + (k-1) chunks x the busiest resource's time per chunk, where every
+// transfer of one chunk round (both trees, every channel, up and down) shares
+// the links it crosses and every reduction shares its GPU's memory. The first
+// chunk shares links only with its own tree's other channels (the other
+// tree's first chunk is elsewhere in the fabric by then), an approximation
+// that holds within 2% for chains and for pipelines of many chunks; a few
+// pipeline chunks on many servers make it up to ~25% pessimistic.
+#include "algorithms/algorithm.hpp"
+
+namespace collsim {
+
+namespace {
+
+struct RankTree {
+    int root = -1;
+    std::vector<int> parent;                 // -1 at the root
+    std::vector<std::vector<int>> children;  // chain child first, then servers
+    std::vector<int> order;                  // parents before children
+};
+
+// Parent of each position in an in-order balanced binary tree over [lo, hi].
+void in_order(int lo, int hi, int parent, std::vector<int>& out) {
+    if (lo > hi) return;
+    const int mid = (lo + hi) / 2;
+    out[static_cast<std::size_t>(mid)] = parent;
+    in_order(lo, mid - 1, mid, out);
+    in_order(mid + 1, hi, mid, out);
+}
+
+RankTree make_tree(const Communicator& comm, int which) {
+    const int m = comm.node_count(), n = comm.size();
+    std::vector<int> pos_parent(static_cast<std::size_t>(m), -1);
+    in_order(0, m - 1, -1, pos_parent);
+    auto node_at = [&](int pos) { return wrap(pos + which, m); };
+    auto pos_of = [&](int node) { return wrap(node - which, m); };
+    auto head = [&](int node) {
+        const auto& ranks = comm.nodes[static_cast<std::size_t>(node)];
+        return which == 0 ? ranks.front() : ranks.back();
+    };
+    RankTree t;
+    t.parent.assign(static_cast<std::size_t>(n), -1);
+    t.children.assign(static_cast<std::size_t>(n), {});
+    for (int node = 0; node < m; ++node) {
+        const auto& ranks = comm.nodes[static_cast<std::size_t>(node)];
+        const int len = static_cast<int>(ranks.size());
+        for (int l = 0; l < len; ++l) {
+            const int r = ranks[static_cast<std::size_t>(l)];
+            const int up = which == 0 ? l - 1 : l + 1;
+            if (up >= 0 && up < len) t.parent[static_cast<std::size_t>(r)] = ranks[static_cast<std::size_t>(up)];
+        }
+        const int pp = pos_parent[static_cast<std::size_t>(pos_of(node))];
+        if (pp >= 0) t.parent[static_cast<std::size_t>(head(node))] = head(node_at(pp));
+        else t.root = head(node);
+    }
+    for (int r = 0; r < n; ++r)  // chain children come first: ranks of the same server
+        if (int p = t.parent[static_cast<std::size_t>(r)]; p >= 0 && comm.node_of[static_cast<std::size_t>(r)] == comm.node_of[static_cast<std::size_t>(p)])
+            t.children[static_cast<std::size_t>(p)].push_back(r);
+    for (int r = 0; r < n; ++r)
+        if (int p = t.parent[static_cast<std::size_t>(r)]; p >= 0 && comm.node_of[static_cast<std::size_t>(r)] != comm.node_of[static_cast<std::size_t>(p)])
+            t.children[static_cast<std::size_t>(p)].push_back(r);
+    t.order.push_back(t.root);
+    for (std::size_t i = 0; i < t.order.size(); ++i)
+        for (int c : t.children[static_cast<std::size_t>(t.order[i])]) t.order.push_back(c);
+    return t;
+}
+
+int tree_chunks(const CollectiveCall& call) {
+    return pipeline_chunks(largest_piece(largest_piece(call.bytes, call.channels), 2), call.ranks);
+}
+
+Schedule tree_schedule(const CollectiveCall& call, const Communicator& comm) {
+    const int n = call.ranks, channels = call.channels, k = tree_chunks(call);
+    Schedule s;
+    s.algorithm = "tree";
+    s.ranks = n;
+    s.channels = channels;
+    s.chunks = channels * 2 * k;
+    if (n < 2) return s;
+    const RankTree trees[2] = {make_tree(comm, 0), make_tree(comm, 1)};
+    for (int ch = 0; ch < channels; ++ch)
+        for (int which = 0; which < 2; ++which) {
+            const RankTree& t = trees[which];
+            const Bytes half = piece(piece(call.bytes, channels, ch), 2, which);
+            const auto un = static_cast<std::size_t>(n);
+            std::vector<StepId> up(un, kNoStep), last_reduce(un, kNoStep), down(un, kNoStep), have(un, kNoStep);
+            for (int j = 0; j < k; ++j) {
+                const int chunk = (ch * 2 + which) * k + j;
+                const Bytes bytes = piece(half, k, j);
+                // Up, children before parents: add each child's chunk, then pass the sum on.
+                for (auto it = t.order.rbegin(); it != t.order.rend(); ++it) {
+                    const auto v = static_cast<std::size_t>(*it);
+                    for (int c : t.children[v]) {
+                        const StepId from = up[static_cast<std::size_t>(c)];
+                        last_reduce[v] = last_reduce[v] == kNoStep
+                                             ? s.receive(StepKind::reduce, from, chunk)
+                                             : s.receive(StepKind::reduce, from, chunk, {last_reduce[v]});
+                    }
+                    if (t.parent[v] < 0) continue;
+                    std::vector<StepId> deps;
+                    if (!t.children[v].empty()) deps.push_back(last_reduce[v]);
+                    if (up[v] != kNoStep) deps.push_back(after_sent(up[v]));
+                    up[v] = s.send(*it, t.parent[v], ch, chunk, bytes, deps);
+                }
+                // Down, parents before children: the root's sum travels to every rank.
+                have[static_cast<std::size_t>(t.root)] = last_reduce[static_cast<std::size_t>(t.root)];
+                for (int v : t.order) {
+                    const auto uv = static_cast<std::size_t>(v);
+                    if (t.parent[uv] >= 0) have[uv] = s.receive(StepKind::copy, down[uv], chunk);
+                    for (int c : t.children[uv]) {
+                        const auto uc = static_cast<std::size_t>(c);
+                        std::vector<StepId> deps{have[uv]};
+                        if (down[uc] != kNoStep) deps.push_back(after_sent(down[uc]));
+                        down[uc] = s.send(v, c, ch, chunk, bytes, deps);
+                    }
+                }
+            }
+        }
+    return s;
+}
+
+Estimate tree_estimate(const CollectiveCall& call, CostModel& m) {
+    const int n = call.ranks, channels = call.channels, k = tree_chunks(call);
+    if (n < 2) return m.launch();
+    const Communicator& comm = m.comm();
+    const RankTree trees[2] = {make_tree(comm, 0), make_tree(comm, 1)};
+    const Bytes b = largest_piece(largest_piece(largest_piece(call.bytes, channels), 2), k);
+    auto gpu = [&](int r) { return comm.gpus[static_cast<std::size_t>(r)]; };
+    // One chunk round: every transfer of both trees and all channels at once.
+    std::vector<Transfer> round;
+    std::vector<int> reductions(static_cast<std::size_t>(n), 0);
+    for (int ch = 0; ch < channels; ++ch)
+        for (const RankTree& t : trees)
+            for (int v = 0; v < n; ++v) {
+                if (t.parent[static_cast<std::size_t>(v)] >= 0) {
+                    round.push_back(Transfer{gpu(v), gpu(t.parent[static_cast<std::size_t>(v)]), b, ch});
+                    round.push_back(Transfer{gpu(t.parent[static_cast<std::size_t>(v)]), gpu(v), b, ch});
+                }
+                reductions[static_cast<std::size_t>(v)] += static_cast<int>(t.children[static_cast<std::size_t>(v)].size());
+            }
+    const std::vector<Estimate> each = m.concurrent_each(round);
+    Time period{};
+    for (const Estimate& e : each) period = std::max(period, e.bandwidth);
+    for (int v = 0; v < n; ++v)
+        period = std::max(period, m.reduce(gpu(v), b * reductions[static_cast<std::size_t>(v)]).bandwidth);
+    // The first chunk's longest path through each tree. Its transfers share
+    // links with the same tree's other channels, moving in step with them,
+    // but hardly with the other tree, whose first chunk is elsewhere.
+    Estimate fill;
+    for (int which = 0; which < 2; ++which) {
+        const RankTree& t = trees[which];
+        std::vector<Transfer> ups, downs;
+        for (int ch = 0; ch < channels; ++ch)
+            for (int v = 0; v < n; ++v)
+                if (const int p = t.parent[static_cast<std::size_t>(v)]; p >= 0) {
+                    ups.push_back(Transfer{gpu(v), gpu(p), b, ch});
+                    downs.push_back(Transfer{gpu(p), gpu(v), b, ch});
+                }
+        const std::vector<Estimate> each_up = m.concurrent_each(ups), each_down = m.concurrent_each(downs);
+        std::vector<Estimate> hop_up(static_cast<std::size_t>(n)), hop_down(static_cast<std::size_t>(n));
+        std::size_t at = 0;  // channel 0's transfers come first
+        for (int v = 0; v < n; ++v)
+            if (t.parent[static_cast<std::size_t>(v)] >= 0) {
+                hop_up[static_cast<std::size_t>(v)] = each_up[at];
+                hop_down[static_cast<std::size_t>(v)] = each_down[at];
+                ++at;
+            }
+        std::vector<Estimate> ready(static_cast<std::size_t>(n));  // up: v's sum of the first chunk
+        for (auto it = t.order.rbegin(); it != t.order.rend(); ++it) {
+            const auto v = static_cast<std::size_t>(*it);
+            Estimate arrived;
+            for (int c : t.children[v]) arrived = slower(arrived, ready[static_cast<std::size_t>(c)] + hop_up[static_cast<std::size_t>(c)]);
+            const auto kids = static_cast<int64_t>(t.children[v].size());
+            // Its reductions share the GPU's memory with the other channels'.
+            ready[v] = arrived + m.reduce(gpu(*it), b * kids, channels);
+        }
+        std::vector<Estimate> got(static_cast<std::size_t>(n));
+        got[static_cast<std::size_t>(t.root)] = ready[static_cast<std::size_t>(t.root)];
+        Estimate deepest = got[static_cast<std::size_t>(t.root)];
+        for (int v : t.order)
+            for (int c : t.children[static_cast<std::size_t>(v)]) {
+                got[static_cast<std::size_t>(c)] = got[static_cast<std::size_t>(v)] + hop_down[static_cast<std::size_t>(c)];
+                deepest = slower(deepest, got[static_cast<std::size_t>(c)]);
+            }
+        fill = which == 0 ? deepest : slower(fill, deepest);
+    }
+    return m.launch() + fill + Estimate{Time{}, period * (k - 1)};
+}
+
+}  // namespace
+
+AlgorithmInfo tree_algorithm() {
+    return AlgorithmInfo{"tree",
+                         "NCCL's double binary tree: chains inside servers, two complementary binary trees between "
+                         "them, pipelined chunks reduced up and broadcast down",
+                         {CollOp::allreduce},
+                         NcclFamily::tree,
+                         "NCCL's tree",
+                         {},
+                         tree_schedule,
+                         tree_estimate};
+}
+
+}  // namespace collsim
