@@ -52,5 +52,6 @@ AlgorithmInfo rhd_algorithm();
 AlgorithmInfo tree_algorithm();
 AlgorithmInfo nvls_algorithm();
 AlgorithmInfo hierarchical_algorithm();
+AlgorithmInfo collnet_algorithm();
 
 }  // namespace collsim

@@ -48,6 +48,7 @@ public:
 
     const Communicator& comm() const { return comm_; }
     const Protocol& protocol() const { return proto_; }
+    Routes& routes() { return routes_; }
     Estimate launch() const { return Estimate{proto_.base_latency, Time{}}; }
 
     // One send of `payload` from device a to b over route `channel` while

@@ -25,6 +25,7 @@ const std::vector<AlgorithmInfo>& algorithm_registry() {
         rhd_algorithm(),
         nvls_algorithm(),
         hierarchical_algorithm(),
+        collnet_algorithm(),
         sendrecv_algorithm(),
         alltoall_direct_algorithm(),
         alltoall_pairwise_algorithm(),
