@@ -1,15 +1,18 @@
 #include "sim/cli/coll_command.hpp"
 
 #include <cstdio>
+#include <functional>
 
 #include <fmt/format.h>
 
 #include "algorithms/algorithm.hpp"
+#include "sim/cli/gpu_list.hpp"
 #include "sim/cli/size_list.hpp"
 #include "sim/core/error.hpp"
 #include "sim/exec/simulate.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "sim/report/coll_report.hpp"
+#include "sim/report/contention.hpp"
 
 namespace collsim {
 
@@ -26,6 +29,22 @@ int default_channels(Routes& routes, const std::vector<DeviceId>& ranks) {
         most = std::max(most, routes.first_hop_links(ranks[i], ranks[(i + 1) % ranks.size()]));
     return static_cast<int>(std::min<std::size_t>(most, 32));
 }
+
+bool has_root(CollOp op) { return op == CollOp::broadcast || op == CollOp::reduce; }
+bool reduces(CollOp op) { return op == CollOp::allreduce || op == CollOp::reducescatter || op == CollOp::reduce; }
+// nccl-tests sizes AllGather, ReduceScatter and AllToAll as n equal blocks.
+bool in_blocks(CollOp op) {
+    return op == CollOp::allgather || op == CollOp::reducescatter || op == CollOp::alltoall;
+}
+
+Communicator communicator_from(const Topology& topo, const CollOptions& o) {
+    if (!o.gpus.empty()) return make_communicator(topo, parse_gpu_list(topo, o.gpus, "--gpus"));
+    const int gpu_count = static_cast<int>(topo.gpus().size());
+    const int n = o.ranks == 0 ? gpu_count : o.ranks;
+    if (n < 1 || n > gpu_count)
+        bad_option("--ranks", fmt::format("1 to {} (the GPUs in {})", gpu_count, o.topology), std::to_string(o.ranks));
+    return first_gpus(topo, n);
+}
 }  // namespace
 
 CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
@@ -34,10 +53,15 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     c->add_option("--op", o.op, "collective operation")->capture_default_str();
     c->add_option("--algo", o.algo, "algorithm")->capture_default_str();
     c->add_option("--proto", o.proto, "NCCL protocol")->capture_default_str();
-    c->add_option("--ranks,-n", o.ranks, "number of ranks (the first N GPUs); default all");
+    auto* ranks = c->add_option("--ranks,-n", o.ranks, "number of ranks (the first N GPUs); default all");
+    c->add_option("--gpus", o.gpus, "the communicator's GPUs in rank order: indices or names, e.g. 0,2,4,6 or 0-3")
+        ->excludes(ranks);
+    c->add_option("--root", o.root, "root rank of Broadcast and Reduce (default 0)");
     c->add_option("--sizes", o.sizes, "MIN:MAX (x2 steps) or a list 8,1K,1M")->capture_default_str();
     c->add_option("--dtype", o.dtype, "element type")->capture_default_str();
     c->add_option("--channels,-c", o.channels, "channels (rings); default: one per usable link");
+    c->add_option("--model", o.model, "flow (simulate the network) or analytical (closed form)")->capture_default_str();
+    c->add_flag("--explain", o.explain, "per size: flow and closed-form times, their terms, and why they differ");
     c->add_option("--format", o.format, "table, json or csv")->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (runs are deterministic for a seed)")->capture_default_str();
     return c;
@@ -46,6 +70,7 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
 int run_coll(const CollOptions& o) {
     if (o.format != "table" && o.format != "json" && o.format != "csv")
         bad_option("--format", "one of table, json, csv", o.format);
+    if (o.model != "flow" && o.model != "analytical") bad_option("--model", "one of flow, analytical", o.model);
     auto op = coll_op_from(o.op);
     if (!op) bad_option("--op", std::string(coll_op_choices()), o.op);
     const AlgorithmInfo* algo = find_algorithm(o.algo);
@@ -60,26 +85,42 @@ int run_coll(const CollOptions& o) {
     if (!dtype) bad_option("--dtype", std::string(dtype_choices()), o.dtype);
     std::vector<Bytes> sizes = parse_size_list(o.sizes, "--sizes");
     if (o.channels < 0 || o.channels > 64) bad_option("--channels", "0 (automatic) to 64", std::to_string(o.channels));
+    if (o.root != -1 && !has_root(*op))
+        bad_option("--root", "no root: only broadcast and reduce have one", std::to_string(o.root));
 
     const Topology topo = load_topology(o.topology);
-    const int gpu_count = static_cast<int>(topo.gpus().size());
-    const int n = o.ranks == 0 ? gpu_count : o.ranks;
-    if (n < 1 || n > gpu_count)
-        bad_option("--ranks", fmt::format("1 to {} (the GPUs in {})", gpu_count, o.topology), std::to_string(o.ranks));
-    const Communicator comm = first_gpus(topo, n);
-    const std::vector<DeviceId>& rank_gpus = comm.gpus;
+    const Communicator comm = communicator_from(topo, o);
+    const int n = comm.size();
+    const int root = has_root(*op) ? std::max(o.root, 0) : -1;
+    if (has_root(*op) && root >= n) bad_option("--root", fmt::format("a rank from 0 to {}", n - 1), std::to_string(o.root));
+    if (auto why = algo->why_not(*op, comm)) bad_option("--algo", fmt::format("an algorithm that can run here ({})", *why), o.algo);
     Routes routes(topo);
-    const int channels = o.channels > 0 ? o.channels : default_channels(routes, rank_gpus);
+    const int channels = o.channels > 0 ? o.channels : default_channels(routes, comm.gpus);
 
     CollReport report{std::string(to_string(*op)), std::string(algo->name), std::string(proto->name), topo.name(),
-                      o.topology, n, channels, {}};
+                      o.topology, o.model, n, channels, {}};
     for (Bytes requested : sizes) {
-        // Like nccl-tests: the count is whole elements, the size follows it.
-        const int64_t count = requested.count() / dtype->size;
+        // Like nccl-tests: whole elements, and for block operations a multiple of n.
+        int64_t count = requested.count() / dtype->size;
+        if (in_blocks(*op)) count = count / n * n;
         const Bytes size(count * dtype->size);
-        const Schedule schedule = algo->build(CollectiveCall{*op, size, n, channels, 0}, comm);
-        const ScheduleTiming t = simulate_schedule(topo, routes, rank_gpus, schedule, *proto);
-        report.rows.push_back(make_row(size, count, std::string(dtype->name), t.time, busbw_factor(*op, n)));
+        const CollectiveCall call{*op, size, n, channels, std::max(root, 0)};
+        Estimate closed;
+        std::optional<ScheduleTiming> flow;
+        if (o.model == "analytical" || o.explain) {
+            CostModel model(comm, routes, *proto);
+            closed = algo->estimate(call, model);
+        }
+        if (o.model == "flow" || o.explain)
+            flow = simulate_schedule(topo, routes, comm.gpus, algo->build(call, comm), *proto, o.explain);
+        const Time t = o.model == "flow" ? flow->time : closed.total();
+        CollRow row = make_row(size, count, std::string(dtype->name), t, busbw_factor(*op, n));
+        row.redop = reduces(*op) ? "sum" : "none";
+        row.root = root;
+        if (o.explain)
+            row.explain = CollExplain{flow->time, closed.total(), closed.latency, closed.bandwidth,
+                                      describe_difference(topo, flow->time, closed.total(), flow->peak_link_load)};
+        report.rows.push_back(std::move(row));
     }
     const std::string out = o.format == "json" ? render_json(report)
                             : o.format == "csv" ? render_csv(report)

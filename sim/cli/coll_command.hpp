@@ -9,12 +9,17 @@ struct CollOptions {
     std::string topology;
     std::string op = "allreduce";
     std::string algo = "ring";
+    std::string algo_file;  // an MSCCL XML algorithm instead of --algo
     std::string proto = "simple";
     std::string sizes = "8:1G";
     std::string dtype = "float";
     std::string format = "table";
+    std::string model = "flow";
+    std::string gpus;  // "0,2,4" or GPU names; empty: --ranks
     int ranks = 0;     // 0: every GPU of the topology
+    int root = -1;     // -1: not given (0 for Broadcast and Reduce)
     int channels = 0;  // 0: one per distinct first-hop link between ring neighbours
+    bool explain = false;
     uint64_t seed = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "sim/exec/executor.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace collsim {
@@ -71,9 +72,11 @@ void Executor::ready(StepId s) {
             Path p = routes_.path(dev, peer, static_cast<uint64_t>(step.channel));
             std::vector<ResourceId> res(p.channels.begin(), p.channels.end());
             const Time hop = step.pays_hop_latency() ? proto_.step_latency(p.link_class) : Time{};
+            if (!peak_.empty()) count_load(s, p.channels);
             // The flow ends when the last byte has left; it arrives after the latency.
             net_.start_flow(std::move(res), wire_bytes(step.bytes, proto_), Time{},
                             [this, s, arrive = p.latency + hop] {
+                                if (!peak_.empty()) count_load(s, {});
                                 release(s, true);
                                 sim_.schedule_in(arrive, [this, s] { complete(s); });
                             });
@@ -100,6 +103,19 @@ void Executor::ready(StepId s) {
             break;
         case StepKind::copy: complete(s); break;
     }
+}
+
+// Adds a send's links to the in-flight counts (or, given none, removes them).
+void Executor::count_load(StepId s, const std::vector<ChannelId>& channels) {
+    if (in_flight_.size() != peak_.size()) in_flight_.assign(peak_.size(), 0);
+    if (channels.empty()) {
+        auto it = tracked_.find(s);
+        for (ChannelId c : it->second) --in_flight_[c];
+        tracked_.erase(it);
+        return;
+    }
+    for (ChannelId c : channels) peak_[c] = std::max(peak_[c], ++in_flight_[c]);
+    tracked_.emplace(s, channels);
 }
 
 // Releases the dependents waiting for step s to be sent (sent = true) or

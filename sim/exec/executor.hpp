@@ -5,6 +5,7 @@
 // smaller one; receiving into place is free (NCCL writes received data straight
 // into the output buffer), and so is a reduction inside a switch (see below).
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "sim/core/simulator.hpp"
@@ -29,11 +30,16 @@ public:
     // Starts the schedule now; `done` runs when its last step has finished.
     void start(const Schedule& schedule, std::function<void()> done);
     std::size_t steps_finished() const { return finished_; }
+    // Counts, per link direction, the most sends in flight at once (for
+    // explaining contention); off unless asked for before start().
+    void track_link_load() { peak_.assign(topo_.channel_count(), 0); }
+    const std::vector<uint32_t>& peak_link_load() const { return peak_; }
 
 private:
     DeviceId device_of(int participant) const;
     void ready(StepId s);
     void release(StepId s, bool sent);
+    void count_load(StepId s, const std::vector<ChannelId>& channels);
     void complete(StepId s);
 
     Simulator& sim_;
@@ -51,6 +57,8 @@ private:
     std::vector<StepId> dependents_;
     std::size_t finished_ = 0;
     std::function<void()> done_;
+    std::vector<uint32_t> peak_, in_flight_;
+    std::map<StepId, std::vector<ChannelId>> tracked_;
 };
 
 }  // namespace collsim

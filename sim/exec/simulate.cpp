@@ -7,10 +7,11 @@
 namespace collsim {
 
 ScheduleTiming simulate_schedule(const Topology& topo, Routes& routes, const std::vector<DeviceId>& rank_gpus,
-                                 const Schedule& schedule, const Protocol& proto) {
+                                 const Schedule& schedule, const Protocol& proto, bool track_link_load) {
     Simulator sim;
     Network net(sim, network_resources(topo));
     Executor exec(sim, net, routes, topo, rank_gpus, proto);
+    if (track_link_load) exec.track_link_load();
     bool done = false;
     Time end{};
     exec.start(schedule, [&] {
@@ -21,7 +22,7 @@ ScheduleTiming simulate_schedule(const Topology& topo, Routes& routes, const std
     if (!done)
         throw std::logic_error("schedule stalled: " + std::to_string(exec.steps_finished()) + " of " +
                                std::to_string(schedule.steps.size()) + " steps finished");
-    return ScheduleTiming{end, sim.events_processed(), net.rerated_flows()};
+    return ScheduleTiming{end, sim.events_processed(), net.rerated_flows(), exec.peak_link_load()};
 }
 
 }  // namespace collsim

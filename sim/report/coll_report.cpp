@@ -6,7 +6,11 @@
 namespace collsim {
 
 CollRow make_row(Bytes size, int64_t count, std::string type, Time time, double busbw_factor) {
-    CollRow row{size, count, std::move(type), time, 0, 0};
+    CollRow row;
+    row.size = size;
+    row.count = count;
+    row.type = std::move(type);
+    row.time = time;
     if (time.ps() > 0) {
         // bytes per picosecond x 1000 = GB/s
         row.algbw_GBps = static_cast<double>(size.count()) / static_cast<double>(time.ps()) * 1000.0;
@@ -15,17 +19,37 @@ CollRow make_row(Bytes size, int64_t count, std::string type, Time time, double 
     return row;
 }
 
+// The row layout of nccl-tests (src/common.cu): "%12li  %12li  %8s  %6s  %6i"
+// then, per placement, "  %7s  %6.2f  %6.2f  %5s". #wrong is N/A: collsim
+// moves no data (schedules are checked symbolically, in the tests).
 std::string render_table(const CollReport& r) {
-    std::string out = fmt::format("# collsim coll: {} algo {} proto {} on {} ranks, {} channel(s), topology {} ({})\n",
-                                  r.op, r.algo, r.proto, r.ranks, r.channels, r.topology, r.topology_file);
+    std::string out = fmt::format(
+        "# collsim coll: {} algo {} proto {} on {} ranks, {} channel(s), topology {} ({}), model {}\n", r.op, r.algo,
+        r.proto, r.ranks, r.channels, r.topology, r.topology_file, r.model);
     out += "#\n";
-    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>10}  {:>8}  {:>8}\n", "size", "count", "type", "time", "algbw",
-                       "busbw");
-    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>10}  {:>8}  {:>8}\n", "(B)", "(elements)", "", "(us)", "(GB/s)",
-                       "(GB/s)");
+    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>5}\n", "", "", "", "", "",
+                       "out-of-place", "", "", "");
+    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>5}\n", "size", "count", "type",
+                       "redop", "root", "time", "algbw", "busbw", "#wrong");
+    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>5}\n", "(B)", "(elements)", "",
+                       "", "", "(us)", "(GB/s)", "(GB/s)", "");
+    for (const auto& row : r.rows)
+        out += fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7.2f}  {:>6.2f}  {:>6.2f}  {:>5}\n", row.size.count(),
+                           row.count, row.type, row.redop, row.root, row.time.us(), row.algbw_GBps, row.busbw_GBps,
+                           "N/A");
+    bool any = false;
+    for (const auto& row : r.rows) any = any || row.explain.has_value();
+    if (!any) return out;
+    out += "#\n# explain: flow simulation against the closed form (alpha-beta) of the algorithm\n";
+    out += fmt::format("# {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>7}  {}\n", "size", "flow", "closed", "latency",
+                       "bandwidth", "diff", "why");
+    out += fmt::format("# {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>7}\n", "(B)", "(us)", "(us)", "(us)", "(us)", "(%)");
     for (const auto& row : r.rows) {
-        out += fmt::format("  {:>10}  {:>12}  {:>8}  {:>10.2f}  {:>8.2f}  {:>8.2f}\n", row.size.count(), row.count,
-                           row.type, row.time.us(), row.algbw_GBps, row.busbw_GBps);
+        if (!row.explain) continue;
+        const auto& e = *row.explain;
+        const double diff = e.flow.ps() > 0 ? 100.0 * (e.flow.us() - e.analytical.us()) / e.flow.us() : 0.0;
+        out += fmt::format("{:>12}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>7.2f}  {}\n", row.size.count(),
+                           e.flow.us(), e.analytical.us(), e.latency.us(), e.bandwidth.us(), diff, e.why);
     }
     return out;
 }
@@ -38,6 +62,7 @@ std::string render_json(const CollReport& r) {
     j["ranks"] = r.ranks;
     j["channels"] = r.channels;
     j["topology"] = r.topology;
+    j["model"] = r.model;
     j["rows"] = nlohmann::ordered_json::array();
     for (const auto& row : r.rows) {
         nlohmann::ordered_json o;
@@ -47,16 +72,25 @@ std::string render_json(const CollReport& r) {
         o["time_us"] = row.time.us();
         o["algbw_GBps"] = row.algbw_GBps;
         o["busbw_GBps"] = row.busbw_GBps;
+        o["redop"] = row.redop;
+        o["root"] = row.root;
+        if (row.explain) {
+            o["flow_us"] = row.explain->flow.us();
+            o["analytical_us"] = row.explain->analytical.us();
+            o["latency_us"] = row.explain->latency.us();
+            o["bandwidth_us"] = row.explain->bandwidth.us();
+            o["why"] = row.explain->why;
+        }
         j["rows"].push_back(std::move(o));
     }
     return j.dump(2) + "\n";
 }
 
 std::string render_csv(const CollReport& r) {
-    std::string out = "size_bytes,count,type,time_us,algbw_GBps,busbw_GBps\n";
+    std::string out = "size_bytes,count,type,time_us,algbw_GBps,busbw_GBps,redop,root\n";
     for (const auto& row : r.rows)
-        out += fmt::format("{},{},{},{:.6f},{:.6f},{:.6f}\n", row.size.count(), row.count, row.type, row.time.us(),
-                           row.algbw_GBps, row.busbw_GBps);
+        out += fmt::format("{},{},{},{:.6f},{:.6f},{:.6f},{},{}\n", row.size.count(), row.count, row.type,
+                           row.time.us(), row.algbw_GBps, row.busbw_GBps, row.redop, row.root);
     return out;
 }
 
