@@ -51,7 +51,7 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     CLI::App* c = app.add_subcommand("coll", "one collective over a size sweep, as an nccl-tests table");
     c->add_option("--topology,-t", o.topology, "topology YAML file")->required();
     c->add_option("--op", o.op, "collective operation")->capture_default_str();
-    c->add_option("--algo", o.algo, "algorithm")->capture_default_str();
+    c->add_option("--algo", o.algo, "algorithm; default: the first listed that implements --op (ring; alltoall; sendrecv)");
     c->add_option("--proto", o.proto, "NCCL protocol")->capture_default_str();
     auto* ranks = c->add_option("--ranks,-n", o.ranks, "number of ranks (the first N GPUs); default all");
     c->add_option("--gpus", o.gpus, "the communicator's GPUs in rank order: indices or names, e.g. 0,2,4,6 or 0-3")
@@ -73,7 +73,10 @@ int run_coll(const CollOptions& o) {
     if (o.model != "flow" && o.model != "analytical") bad_option("--model", "one of flow, analytical", o.model);
     auto op = coll_op_from(o.op);
     if (!op) bad_option("--op", std::string(coll_op_choices()), o.op);
-    const AlgorithmInfo* algo = find_algorithm(o.algo);
+    const AlgorithmInfo* algo = o.algo.empty() ? nullptr : find_algorithm(o.algo);
+    if (o.algo.empty())
+        for (const AlgorithmInfo& a : algorithm_registry())
+            if (!algo && a.supports(*op)) algo = &a;
     if (!algo) bad_option("--algo", algorithm_choices(), o.algo);
     if (!algo->supports(*op))
         bad_option("--op", fmt::format("an operation that algorithm '{}' implements", algo->name), o.op);

@@ -8,7 +8,7 @@ namespace collsim {
 struct CollOptions {
     std::string topology;
     std::string op = "allreduce";
-    std::string algo = "ring";
+    std::string algo;       // empty: the first registered algorithm that implements --op
     std::string algo_file;  // an MSCCL XML algorithm instead of --algo
     std::string proto = "simple";
     std::string sizes = "8:1G";
