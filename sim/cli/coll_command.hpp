@@ -7,10 +7,10 @@ namespace collsim {
 
 struct CollOptions {
     std::string topology;
-    std::string op = "allreduce";
+    std::string op;         // empty: allreduce, or the --algo-file's operation
     std::string algo;       // empty: the first registered algorithm that implements --op
     std::string algo_file;  // an MSCCL XML algorithm instead of --algo
-    std::string proto = "simple";
+    std::string proto;      // empty: simple, or the --algo-file's protocol
     std::string sizes = "8:1G";
     std::string dtype = "float";
     std::string format = "table";

@@ -94,12 +94,14 @@ void Executor::ready(StepId s) {
                             [this, s] { complete(s); });
             break;
         case StepKind::local_copy:
+        case StepKind::local_reduce:
             if (!on_gpu) {
                 complete(s);
                 break;
             }
-            net_.start_flow({memory_resource(topo_, dev)}, step.bytes * kCopyMemoryTraffic, Time{},
-                            [this, s] { complete(s); });
+            net_.start_flow({memory_resource(topo_, dev)},
+                            step.bytes * (step.kind == StepKind::local_copy ? kCopyMemoryTraffic : kReduceMemoryTraffic),
+                            Time{}, [this, s] { complete(s); });
             break;
         case StepKind::copy: complete(s); break;
     }

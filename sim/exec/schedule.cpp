@@ -43,8 +43,14 @@ StepId Schedule::receive(StepKind kind, StepId from, int chunk, std::initializer
 
 StepId Schedule::local_copy(int rank, int channel, int src_chunk, int chunk, Bytes bytes,
                             std::initializer_list<StepId> deps) {
+    return local(StepKind::local_copy, rank, channel, src_chunk, chunk, bytes,
+                 std::span<const StepId>(deps.begin(), deps.size()));
+}
+
+StepId Schedule::local(StepKind kind, int rank, int channel, int src_chunk, int chunk, Bytes bytes,
+                       std::span<const StepId> deps) {
     Step s;
-    s.kind = StepKind::local_copy;
+    s.kind = kind;
     s.rank = rank;
     s.peer = rank;
     s.channel = static_cast<uint16_t>(channel);

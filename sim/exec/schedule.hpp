@@ -38,7 +38,8 @@ enum class StepKind : uint8_t {
     send,        // participant's value of `chunk` goes to `peer`
     reduce,      // the data of send step `from` is added to the value of `src_chunk`, result into `chunk`
     copy,        // the data of send step `from` becomes the value of `chunk`
-    local_copy,  // the value of `src_chunk` is copied into `chunk` on the same participant
+    local_copy,    // the value of `src_chunk` is copied into `chunk` on the same participant
+    local_reduce,  // the value of `src_chunk` is added to that of `chunk` on the same participant
 };
 
 // Step flags.
@@ -51,7 +52,7 @@ struct Step {
     int32_t rank = 0;       // the participant that runs the step
     int32_t peer = 0;       // send: destination; reduce/copy: the sender (for reports)
     int32_t chunk = 0;      // send: the chunk read; others: the chunk written
-    int32_t src_chunk = 0;  // reduce, local_copy: the local chunk read
+    int32_t src_chunk = 0;  // reduce, local_copy, local_reduce: the local chunk read
     StepId from = kNoStep;  // reduce, copy: the send step whose data is consumed
     Bytes bytes;
 
@@ -95,6 +96,9 @@ struct Schedule {
     // Copies `src_chunk` into `chunk` on one participant.
     StepId local_copy(int rank, int channel, int src_chunk, int chunk, Bytes bytes,
                       std::initializer_list<StepId> deps = {});
+    // A local step (local_copy or local_reduce) after `deps`.
+    StepId local(StepKind kind, int rank, int channel, int src_chunk, int chunk, Bytes bytes,
+                 std::span<const StepId> deps);
 
     // The dependencies of step s, as given (use dep_step / dep_on_sent).
     std::span<const StepId> deps(StepId s) const {

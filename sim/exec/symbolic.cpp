@@ -171,12 +171,14 @@ SymbolicState run_symbolic(const Schedule& s, CollOp op, uint64_t order_seed, in
                                             step.chunk));
                 in_flight[id] = mine;
                 break;
-            case StepKind::local_copy: {
+            case StepKind::local_copy:
+            case StepKind::local_reduce: {
                 const auto& src = values[static_cast<std::size_t>(step.src_chunk)];
                 if (src.empty())
-                    return fail(fmt::format("step {}: participant {} copies chunk {} it does not hold", id,
+                    return fail(fmt::format("step {}: participant {} reads chunk {} it does not hold", id,
                                             step.rank, step.src_chunk));
-                mine = src;
+                if (step.kind == StepKind::local_copy) mine = src;
+                else add_into(mine, Contributions(src));
                 break;
             }
             case StepKind::reduce:

@@ -101,7 +101,8 @@ TEST_CASE("bad communicator, root, model and algorithm choices exit 2 and say wh
              Case{kDgx + "--algo nvls", "nvls needs an nvswitch with in_network_reduction: true"},
              Case{kDgx + "--algo hierarchical", "hierarchical needs ranks on at least two servers"},
              Case{kDgx + "--algo tree --op allgather", "--op: expected an operation that algorithm 'tree' implements"},
-             Case{kDgx + "--algo nvls --proto ll", "--proto: expected a protocol that NCCL runs with algorithm 'nvls'"},
+             Case{"coll -t topologies/dgx-h100-nvls.yaml --algo nvls --proto ll",
+                  "--proto: expected a protocol that NCCL runs with algorithm 'nvls'"},
          }) {
         INFO(c.args);
         auto r = run_cli(c.args);
