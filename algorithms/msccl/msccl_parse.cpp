@@ -172,8 +172,9 @@ MscclAlgorithm build(const XmlElement& root, const std::string& file) {
     }
     for (std::size_t i = 0; i < seen.size(); ++i)
         if (!seen[i]) f.error(root.where, "algo.ngpus", fmt::format("a <gpu id=\"{}\"> for each of the {} gpus", i, a.ngpus), "none");
-    for (const MscclGpu& g : a.gpus) {
-        if (!seen[static_cast<std::size_t>(g.id)]) continue;
+    for (std::size_t gi = 0; gi < a.gpus.size(); ++gi) {
+        if (!seen[gi]) continue;
+        const MscclGpu& g = a.gpus[gi];
         const MscclGpu& g0 = a.gpus[0];
         if (g.i_chunks != g0.i_chunks || g.o_chunks != g0.o_chunks)
             f.error(g.where, "gpu.i_chunks", fmt::format("the same buffers on every gpu (gpu 0: i_chunks {} o_chunks {})",
