@@ -49,8 +49,7 @@ TEST_CASE("closed forms agree with the flow simulation within 2% without content
             for (CollOp op : algo.ops) {
                 if (algo.why_not(op, comm)) continue;
                 for (int channels : {1, 2})
-                    for (int64_t size : {int64_t{8}, int64_t{4096}, int64_t{1} << 20, int64_t{64} << 20,
-                                         int64_t{512} << 20}) {
+                    for (int64_t size : {int64_t{8}, int64_t{4096}, int64_t{1} << 20, int64_t{64} << 20}) {
                         const CollectiveCall call{op, Bytes(size), comm.size(), channels, comm.size() - 1};
                         const Agreement a = compare(algo, topo, comm, call, ProtoKind::simple);
                         INFO(fmt::format("{} {} on {} channels={} size={}: flow {:.3f} us, closed form {:.3f} us",
@@ -77,4 +76,18 @@ TEST_CASE("closed forms agree with the flow simulation within 2% without content
             }
     }
     WARN(fmt::format("{} comparisons, worst disagreement {:.3f}%", compared, worst * 100));
+}
+
+TEST_CASE("closed forms agree with the flow simulation for large messages") {
+    const Topology topo = test::cluster({2, 4, true, true});
+    const Communicator comm = first_gpus(topo, 8);
+    for (const AlgorithmInfo& algo : algorithm_registry())
+        for (CollOp op : algo.ops) {
+            if (algo.why_not(op, comm)) continue;
+            const CollectiveCall call{op, Bytes(int64_t{128} << 20), 8, 1, 0};
+            const Agreement a = compare(algo, topo, comm, call, ProtoKind::simple);
+            INFO(fmt::format("{} {}: flow {:.3f} us, closed form {:.3f} us", algo.name, to_string(op), a.flow_us,
+                             a.closed_us));
+            CHECK(a.error() < 0.02);
+        }
 }
