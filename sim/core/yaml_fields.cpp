@@ -1,6 +1,7 @@
 #include "sim/core/yaml_fields.hpp"
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -18,6 +19,12 @@ void YamlFields::error(const YAML::Node& n, std::string field, std::string expec
 
 void YamlFields::throw_if_errors() {
     if (!errors_.empty()) throw InputErrors(std::move(errors_));
+}
+
+void YamlFields::absorb(YamlFields& other) {
+    errors_.insert(errors_.end(), std::make_move_iterator(other.errors_.begin()),
+                   std::make_move_iterator(other.errors_.end()));
+    other.errors_.clear();
 }
 
 std::string describe_node(const YAML::Node& n) {
