@@ -38,6 +38,7 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     c->add_option("--sizes", o.sizes, "MIN:MAX (x2 steps) or a list 8,1K,1M")->capture_default_str();
     c->add_option("--dtype", o.dtype, "element type")->capture_default_str();
     c->add_option("--channels,-c", o.channels, "channels (rings); default: one per usable link");
+    c->add_option("--routing", o.routing, "equal-cost path choice: ecmp, single or adaptive")->capture_default_str();
     c->add_option("--format", o.format, "table, json or csv")->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (runs are deterministic for a seed)")->capture_default_str();
     return c;
@@ -56,6 +57,8 @@ int run_coll(const CollOptions& o) {
     if (!proto) bad_option("--proto", std::string(ring_protocol_choices()), o.proto);
     auto dtype = dtype_from(o.dtype);
     if (!dtype) bad_option("--dtype", std::string(dtype_choices()), o.dtype);
+    auto routing = routing_mode_from(o.routing);
+    if (!routing) bad_option("--routing", std::string(routing_mode_choices()), o.routing);
     std::vector<Bytes> sizes = parse_size_list(o.sizes, "--sizes");
     if (o.channels < 0 || o.channels > 64) bad_option("--channels", "0 (automatic) to 64", std::to_string(o.channels));
 
@@ -75,7 +78,7 @@ int run_coll(const CollOptions& o) {
         const int64_t count = requested.count() / dtype->size;
         const Bytes size(count * dtype->size);
         const Schedule schedule = algo->build(CollectiveCall{*op, size, n, channels});
-        const ScheduleTiming t = simulate_schedule(topo, routes, rank_gpus, schedule, *proto);
+        const ScheduleTiming t = simulate_schedule(topo, routes, rank_gpus, schedule, *proto, RoutingPolicy(*routing, o.seed));
         report.rows.push_back(make_row(size, count, std::string(dtype->name), t.time, busbw_factor(*op, n)));
     }
     const std::string out = o.format == "json" ? render_json(report)

@@ -20,8 +20,14 @@ ResourceId memory_resource(const Topology& topo, DeviceId d) {
 }
 
 Executor::Executor(Simulator& sim, Network& net, Routes& routes, const Topology& topo,
-                   std::vector<DeviceId> rank_gpus, Protocol proto)
-    : sim_(sim), net_(net), routes_(routes), topo_(topo), rank_gpus_(std::move(rank_gpus)), proto_(proto) {}
+                   std::vector<DeviceId> rank_gpus, Protocol proto, RoutingPolicy routing)
+    : sim_(sim),
+      net_(net),
+      routes_(routes),
+      topo_(topo),
+      rank_gpus_(std::move(rank_gpus)),
+      proto_(proto),
+      routing_(routing) {}
 
 void Executor::start(const Schedule& schedule, std::function<void()> done) {
     if (schedule.ranks != static_cast<int>(rank_gpus_.size()))
@@ -56,7 +62,10 @@ void Executor::ready(StepId s) {
     switch (step.kind) {
         case StepKind::send: {
             const DeviceId peer = rank_gpus_[static_cast<std::size_t>(step.peer)];
-            Path p = routes_.path(gpu, peer, static_cast<uint64_t>(step.channel));
+            // The channel is the connection (one queue pair per channel and
+            // peer, as NCCL opens them): it is the flow id that ECMP hashes.
+            Path p = routing_.route(routes_, gpu, peer, static_cast<uint64_t>(step.channel),
+                                    [this](ChannelId c) { return net_.flows_on(c); });
             std::vector<ResourceId> res(p.channels.begin(), p.channels.end());
             // Protocol overhead (flags, headers) inflates the bytes on the wire.
             Bytes wire((step.bytes.count() * proto_.payload_den + proto_.payload_num - 1) / proto_.payload_num);

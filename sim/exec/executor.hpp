@@ -11,6 +11,7 @@
 #include "sim/exec/schedule.hpp"
 #include "sim/hw/routes.hpp"
 #include "sim/net/network.hpp"
+#include "sim/net/routing_policy.hpp"
 
 namespace collsim {
 
@@ -26,7 +27,7 @@ constexpr int64_t kReduceMemoryTraffic = 3;
 class Executor {
 public:
     Executor(Simulator& sim, Network& net, Routes& routes, const Topology& topo, std::vector<DeviceId> rank_gpus,
-             Protocol proto);
+             Protocol proto, RoutingPolicy routing = {});
 
     // Starts the schedule now; `done` runs when its last step has finished.
     void start(const Schedule& schedule, std::function<void()> done);
@@ -42,6 +43,7 @@ private:
     const Topology& topo_;
     std::vector<DeviceId> rank_gpus_;
     Protocol proto_;
+    RoutingPolicy routing_;
 
     const Schedule* schedule_ = nullptr;
     std::vector<uint32_t> waiting_on_;

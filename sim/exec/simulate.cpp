@@ -7,10 +7,10 @@
 namespace collsim {
 
 ScheduleTiming simulate_schedule(const Topology& topo, Routes& routes, const std::vector<DeviceId>& rank_gpus,
-                                 const Schedule& schedule, const Protocol& proto) {
+                                 const Schedule& schedule, const Protocol& proto, const RoutingPolicy& routing) {
     Simulator sim;
     Network net(sim, network_resources(topo));
-    Executor exec(sim, net, routes, topo, rank_gpus, proto);
+    Executor exec(sim, net, routes, topo, rank_gpus, proto, routing);
     bool done = false;
     Time end{};
     exec.start(schedule, [&] {

@@ -4,6 +4,7 @@
 #include "sim/exec/protocol.hpp"
 #include "sim/exec/schedule.hpp"
 #include "sim/hw/routes.hpp"
+#include "sim/net/routing_policy.hpp"
 
 namespace collsim {
 
@@ -15,6 +16,7 @@ struct ScheduleTiming {
 
 // Times one schedule alone on an otherwise idle network.
 ScheduleTiming simulate_schedule(const Topology& topo, Routes& routes, const std::vector<DeviceId>& rank_gpus,
-                                 const Schedule& schedule, const Protocol& proto);
+                                 const Schedule& schedule, const Protocol& proto,
+                                 const RoutingPolicy& routing = RoutingPolicy{});
 
 }  // namespace collsim

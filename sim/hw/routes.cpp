@@ -1,7 +1,6 @@
 #include "sim/hw/routes.hpp"
 
 #include <algorithm>
-#include <queue>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -16,118 +15,40 @@ constexpr uint32_t kNoSlot = UINT32_MAX;
 uint64_t saturating_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 }  // namespace
 
-Routes::Routes(const Topology& topo)
-    : topo_(topo),
-      best_(topo.devices().size(), 0),
-      level_(topo.devices().size(), -1),
-      slot_(topo.devices().size(), kNoSlot) {}
-
-bool Routes::may_transit(DeviceId v, DeviceId src) const {
-    return v == src || topo_.device(v).kind != DeviceKind::gpu;
-}
+Routes::Routes(const Topology& topo) : topo_(topo), search_(topo), slot_(topo.devices().size(), kNoSlot) {}
 
 void Routes::check(DeviceId src, DeviceId dst) const {
     if (src >= topo_.devices().size() || dst >= topo_.devices().size())
         throw std::out_of_range("route between unknown devices");
 }
 
-// Maximum bottleneck bandwidth from src to dst: a Dijkstra variant that
-// maximises the minimum link bandwidth, stopping when dst is settled.
-int64_t Routes::widest(DeviceId src, DeviceId dst) {
-    const auto& g = topo_.graph();
-    best_[src] = INT64_MAX;
-    touched_.push_back(src);
-    std::priority_queue<std::pair<int64_t, DeviceId>> frontier;
-    frontier.push({INT64_MAX, src});
-    int64_t result = 0;
-    while (!frontier.empty()) {
-        auto [bw, v] = frontier.top();
-        frontier.pop();
-        if (bw < best_[v]) continue;
-        if (v == dst) {
-            result = bw;
-            break;
-        }
-        if (!may_transit(v, src)) continue;
-        for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
-            DeviceId w = static_cast<DeviceId>(boost::target(*e, g));
-            int64_t through = std::min(bw, topo_.link(Topology::link_of(g[*e].channel)).bandwidth.bps());
-            if (through > best_[w]) {
-                if (best_[w] == 0) touched_.push_back(w);
-                best_[w] = through;
-                frontier.push({through, w});
-            }
-        }
-    }
-    for (DeviceId v : touched_) best_[v] = 0;
-    touched_.clear();
-    return result;
-}
-
 Routes::Dag Routes::build_dag(DeviceId src, DeviceId dst, int64_t floor_bps) {
     const auto& g = topo_.graph();
-    auto usable = [&](ChannelId c) { return topo_.link(Topology::link_of(c)).bandwidth.bps() >= floor_bps; };
-    // Breadth-first levels from src over links at least `floor_bps` wide,
-    // until every device one hop short of dst has been expanded.
-    std::vector<DeviceId> queue{src};
-    level_[src] = 0;
-    touched_.push_back(src);
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-        DeviceId v = queue[head];
-        if (level_[dst] >= 0 && level_[v] >= level_[dst]) break;
-        if (!may_transit(v, src)) continue;
-        for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
-            DeviceId w = static_cast<DeviceId>(boost::target(*e, g));
-            if (level_[w] >= 0 || !usable(g[*e].channel)) continue;
-            level_[w] = level_[v] + 1;
-            touched_.push_back(w);
-            queue.push_back(w);
-        }
-    }
-    // Walk back from dst to keep only the devices on shortest paths.
+    RouteSearch::Layers layers = search_.shortest_paths(src, dst, floor_bps);
     Dag d;
-    std::vector<DeviceId> on_path{dst};
-    slot_[dst] = 0;
-    for (std::size_t i = 0; i < on_path.size(); ++i) {
-        DeviceId v = on_path[i];
-        if (level_[v] == 0) continue;
-        for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
-            DeviceId u = static_cast<DeviceId>(boost::target(*e, g));
-            if (level_[u] != level_[v] - 1 || !may_transit(u, src) || !usable(g[*e].channel)) continue;
-            if (slot_[u] == kNoSlot) {
-                slot_[u] = 0;
-                on_path.push_back(u);
-            }
-        }
-    }
-    std::sort(on_path.begin(), on_path.end(), [&](DeviceId a, DeviceId b) {
-        return level_[a] != level_[b] ? level_[a] < level_[b] : a < b;
-    });
-    for (uint32_t i = 0; i < on_path.size(); ++i) slot_[on_path[i]] = i;
-    d.vertex = on_path;
-    d.hop.reserve(on_path.size());
-    d.count.assign(on_path.size(), 0);
+    d.vertex = std::move(layers.vertex);
+    d.hop = std::move(layers.hop);
+    for (uint32_t i = 0; i < d.vertex.size(); ++i) slot_[d.vertex[i]] = i;
+    d.count.assign(d.vertex.size(), 0);
+    if (!d.count.empty()) d.count[0] = 1;  // src
     d.pred_begin.push_back(0);
-    for (uint32_t i = 0; i < on_path.size(); ++i) {
-        DeviceId v = on_path[i];
-        d.hop.push_back(level_[v]);
-        if (i == 0) d.count[0] = 1;  // src
-        // Incoming channels, in the graph's (declaration) order: the reverse
-        // of each outgoing channel u <- v is u -> v.
+    for (uint32_t i = 0; i < d.vertex.size(); ++i) {
+        const DeviceId v = d.vertex[i];
+        // Incoming channels in the graph's (declaration) order: the reverse of
+        // each outgoing channel v -> u is u -> v.
         for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
-            DeviceId u = static_cast<DeviceId>(boost::target(*e, g));
-            if (slot_[u] == kNoSlot || level_[u] != level_[v] - 1 || !may_transit(u, src) ||
-                !usable(g[*e].channel))
+            const auto u = static_cast<DeviceId>(boost::target(*e, g));
+            const uint32_t k = slot_[u];
+            if (k == kNoSlot || d.hop[k] != d.hop[i] - 1 || !search_.may_transit(u, src) ||
+                topo_.link(Topology::link_of(g[*e].channel)).bandwidth.bps() < floor_bps)
                 continue;
             d.pred.push_back(g[*e].channel ^ 1u);
-            d.pred_from.push_back(slot_[u]);
-            d.count[i] = saturating_add(d.count[i], d.count[slot_[u]]);
+            d.pred_from.push_back(k);
+            d.count[i] = saturating_add(d.count[i], d.count[k]);
         }
         d.pred_begin.push_back(static_cast<uint32_t>(d.pred.size()));
     }
-    for (DeviceId v : on_path) slot_[v] = kNoSlot;
-    for (DeviceId v : touched_) level_[v] = -1;
-    touched_.clear();
+    for (DeviceId v : d.vertex) slot_[v] = kNoSlot;
     return d;
 }
 
@@ -136,7 +57,7 @@ const Routes::Dag* Routes::dag(DeviceId src, DeviceId dst) {
     auto key = std::make_pair(src, dst);
     auto it = dags_.find(key);
     if (it == dags_.end()) {
-        const int64_t floor_bps = widest(src, dst);
+        const int64_t floor_bps = search_.widest(src, dst);
         it = dags_.emplace(key, floor_bps == 0 ? Dag{} : build_dag(src, dst, floor_bps)).first;
     }
     return it->second.vertex.empty() ? nullptr : &it->second;

@@ -7,8 +7,9 @@
 // and indexed, never listed.
 //
 // Queries are lazy and cached per pair; nothing is computed for pairs that are
-// never asked about, so a 131,072-GPU fabric costs one bounded search per
-// query. Each search stops as soon as the destination's hop level is complete.
+// never asked about, and each query is a bidirectional search that touches
+// the neighbourhoods of its two ends (route_search.hpp), so a 131,072-GPU
+// fabric costs milliseconds per pair.
 // Paths never pass through a GPU: a GPU forwards nothing it did not receive as
 // a collective step.
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/hw/route_search.hpp"
 #include "sim/hw/topology.hpp"
 
 namespace collsim {
@@ -63,20 +65,14 @@ private:
     };
 
     const Dag* dag(DeviceId src, DeviceId dst);  // nullptr when unreachable
-    int64_t widest(DeviceId src, DeviceId dst);
     Dag build_dag(DeviceId src, DeviceId dst, int64_t floor_bps);
-    bool may_transit(DeviceId v, DeviceId src) const;
     Path finish_path(std::vector<ChannelId> channels) const;
     void check(DeviceId src, DeviceId dst) const;
 
     const Topology& topo_;
     std::map<std::pair<DeviceId, DeviceId>, Dag> dags_;
-    // Per-query scratch, sized to the device count and reset through `touched_`
-    // so a query costs what it visits, not the size of the fabric.
-    std::vector<int64_t> best_;
-    std::vector<int> level_;
-    std::vector<uint32_t> slot_;
-    std::vector<DeviceId> touched_;
+    RouteSearch search_;
+    std::vector<uint32_t> slot_;  // scratch: device -> index in the Dag being built
 };
 
 }  // namespace collsim

@@ -30,6 +30,8 @@ public:
     // Flow rate computations done so far: a measure of re-rating work.
     uint64_t rerated_flows() const { return rerated_; }
     std::size_t resource_count() const { return capacity_.size(); }
+    // Flows currently sharing a resource (adaptive routing steers by it).
+    std::size_t flows_on(ResourceId r) const { return on_resource_[r].size(); }
     // Bytes carried by a resource so far (for utilisation reports).
     Bytes carried(ResourceId r) const;
 
