@@ -19,6 +19,17 @@ ResourceId memory_resource(const Topology& topo, DeviceId d) {
     return static_cast<ResourceId>(topo.channel_count() + d);
 }
 
+std::vector<ResourceId> send_resources(const Topology& topo, const Path& p) {
+    std::vector<ResourceId> res(p.channels.begin(), p.channels.end());
+    for (std::size_t i = 1; i < p.channels.size(); ++i) {
+        const DeviceId via = topo.channel_source(p.channels[i]);
+        const Device& d = topo.device(via);
+        if (d.kind == DeviceKind::root_complex && d.memory_bandwidth.bps() > 0)
+            res.push_back(memory_resource(topo, via));
+    }
+    return res;
+}
+
 Executor::Executor(Simulator& sim, Network& net, Routes& routes, const Topology& topo,
                    std::vector<DeviceId> rank_gpus, Protocol proto, RoutingPolicy routing)
     : sim_(sim),
@@ -66,7 +77,7 @@ void Executor::ready(StepId s) {
             // peer, as NCCL opens them): it is the flow id that ECMP hashes.
             Path p = routing_.route(routes_, gpu, peer, static_cast<uint64_t>(step.channel),
                                     [this](ChannelId c) { return net_.flows_on(c); });
-            std::vector<ResourceId> res(p.channels.begin(), p.channels.end());
+            std::vector<ResourceId> res = send_resources(topo_, p);
             // Protocol overhead (flags, headers) inflates the bytes on the wire.
             Bytes wire((step.bytes.count() * proto_.payload_den + proto_.payload_num - 1) / proto_.payload_num);
             net_.start_flow(std::move(res), wire, p.latency + proto_.step_latency(p.link_class),

@@ -19,6 +19,9 @@ namespace collsim {
 // per device (only GPUs' are used).
 std::vector<Bandwidth> network_resources(const Topology& topo);
 ResourceId memory_resource(const Topology& topo, DeviceId d);
+// What a send on `p` occupies: its link directions, and the memory of every
+// root complex on the way that stages traffic through host memory (no P2P).
+std::vector<ResourceId> send_resources(const Topology& topo, const Path& p);
 
 // A reduction reads both operands and writes the result: 3 bytes of memory
 // traffic per byte reduced.

@@ -21,8 +21,8 @@ std::optional<Device> read_device(YamlFields& f, const YAML::Node& n, const std:
     if (kind == DeviceKind::gpu && !n["memory_bandwidth"])
         f.error(n, path + ".memory_bandwidth", "the GPU's memory bandwidth, like '3.35TB/s' (required for gpu)",
                 "no such field");
-    if (kind && kind != DeviceKind::gpu && n["memory_bandwidth"])
-        f.error(n["memory_bandwidth"], path + ".memory_bandwidth", "memory_bandwidth only on a gpu",
+    if (kind && kind != DeviceKind::gpu && kind != DeviceKind::root_complex && n["memory_bandwidth"])
+        f.error(n["memory_bandwidth"], path + ".memory_bandwidth", "memory_bandwidth only on a gpu or a root_complex",
                 fmt::format("it on a {}", to_string(*kind)));
     auto reduction = f.boolean(n, path, "in_network_reduction", false);
     if (reduction && *reduction && kind && kind != DeviceKind::nvswitch && kind != DeviceKind::network_switch)

@@ -47,7 +47,14 @@ void read_switch(YamlFields& f, const YAML::Node& n, const std::string& path, Fa
         return;
     }
     if (!f.expect_map(n, path)) return;
-    f.check_keys(n, path, {"latency", "in_network_reduction"});
+    f.check_keys(n, path, {"kind", "latency", "in_network_reduction"});
+    // NVLink switch systems (GB200 NVL72) are fabrics of NVSwitch chips.
+    if (auto kind = f.string(n, path, "kind", false)) {
+        if (*kind == "switch" || *kind == "nvswitch")
+            spec.switch_kind = *kind == "switch" ? DeviceKind::network_switch : DeviceKind::nvswitch;
+        else
+            f.error(n["kind"], path + ".kind", "switch or nvswitch", "'" + *kind + "'");
+    }
     spec.switch_latency = f.time(n, path, "latency", true).value_or(Time{});
     spec.in_network_reduction = f.boolean(n, path, "in_network_reduction", false).value_or(false);
 }
@@ -142,7 +149,7 @@ bool read_torus(YamlFields& f, const YAML::Node& n, const std::string& path, Fab
 Device fabric_switch(const FabricSpec& spec, std::string name) {
     Device d;
     d.name = std::move(name);
-    d.kind = DeviceKind::network_switch;
+    d.kind = spec.switch_kind;
     d.forwarding_latency = spec.switch_latency;
     d.in_network_reduction = spec.in_network_reduction;
     d.where = spec.where;

@@ -30,6 +30,7 @@ struct FabricSpec {
     bool wrap = true;
     Link link;           // switch to switch (properties only)
     Link endpoint_link;  // endpoint to its first switch
+    DeviceKind switch_kind = DeviceKind::network_switch;
     Time switch_latency{};
     bool in_network_reduction = false;
     YAML::Node node;  // for errors found while generating

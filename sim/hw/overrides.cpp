@@ -26,8 +26,8 @@ void override_devices(YamlFields& f, FragmentBuilder& b, const YAML::Node& n, co
     }
     for (DeviceId id : hits) {
         const Device& d = b.device(id);
-        if (membw && d.kind != DeviceKind::gpu) {
-            f.error(n["memory_bandwidth"], path + ".memory_bandwidth", "memory_bandwidth only on GPUs",
+        if (membw && d.kind != DeviceKind::gpu && d.kind != DeviceKind::root_complex) {
+            f.error(n["memory_bandwidth"], path + ".memory_bandwidth", "memory_bandwidth only on a gpu or a root_complex",
                     fmt::format("'{}' matching {} '{}'", *pattern, to_string(d.kind), d.name));
             return;
         }
