@@ -4,12 +4,14 @@
 
 namespace collsim {
 
-std::vector<Bandwidth> network_resources(const Topology& topo) {
+std::vector<Bandwidth> network_resources(const Topology& topo, const LinkEfficiency& efficiency) {
     std::vector<Bandwidth> caps;
     caps.reserve(topo.channel_count() + topo.devices().size());
     for (const Link& l : topo.links()) {
-        caps.push_back(l.bandwidth);
-        caps.push_back(l.bandwidth);
+        const double eff = efficiency[static_cast<std::size_t>(link_class(l.kind))];
+        const Bandwidth bw = Bandwidth::bytes_per_s(static_cast<int64_t>(static_cast<double>(l.bandwidth.bps()) * eff));
+        caps.push_back(bw);
+        caps.push_back(bw);
     }
     for (const Device& d : topo.devices()) caps.push_back(d.memory_bandwidth);
     return caps;

@@ -3,6 +3,7 @@
 // done; a send becomes a flow on a route between the two ranks' GPUs, a
 // reduction a flow on the GPU's memory, a copy is free (NCCL writes received
 // data straight into the output buffer).
+#include <array>
 #include <functional>
 #include <vector>
 
@@ -14,9 +15,13 @@
 
 namespace collsim {
 
+// Share of nominal bandwidth that each LinkClass (nvlink, pci, net) delivers.
+using LinkEfficiency = std::array<double, 3>;
+inline constexpr LinkEfficiency kNominalLinks{1.0, 1.0, 1.0};
+
 // Resource ids for a topology: one per link direction, then one memory port
 // per device (only GPUs' are used).
-std::vector<Bandwidth> network_resources(const Topology& topo);
+std::vector<Bandwidth> network_resources(const Topology& topo, const LinkEfficiency& efficiency = kNominalLinks);
 ResourceId memory_resource(const Topology& topo, DeviceId d);
 
 // A reduction reads both operands and writes the result: 3 bytes of memory
