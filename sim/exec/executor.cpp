@@ -1,5 +1,6 @@
 #include "sim/exec/executor.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace collsim {
@@ -66,10 +67,12 @@ void Executor::ready(StepId s) {
                             [this, s] { complete(s); });
             break;
         }
-        case StepKind::reduce:
-            net_.start_flow({memory_resource(topo_, gpu)}, step.bytes * kReduceMemoryTraffic, Time{},
+        case StepKind::reduce: {
+            const Bytes exposed = std::min(step.bytes, proto_.pipeline_slot);
+            net_.start_flow({memory_resource(topo_, gpu)}, exposed * kReduceMemoryTraffic, Time{},
                             [this, s] { complete(s); });
             break;
+        }
         case StepKind::copy: complete(s); break;
     }
 }

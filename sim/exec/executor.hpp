@@ -25,7 +25,9 @@ std::vector<Bandwidth> network_resources(const Topology& topo, const LinkEfficie
 ResourceId memory_resource(const Topology& topo, DeviceId d);
 
 // A reduction reads both operands and writes the result: 3 bytes of memory
-// traffic per byte reduced.
+// traffic per byte reduced. NCCL fuses it into the copy loop, so it overlaps
+// the transfer of later slots: a reduce step costs only its last pipeline
+// slot's reduction (Protocol::pipeline_slot).
 constexpr int64_t kReduceMemoryTraffic = 3;
 
 class Executor {

@@ -5,6 +5,7 @@
 #include "algorithms/algorithm.hpp"
 #include "sim/core/error.hpp"
 #include "sim/exec/simulate.hpp"
+#include "sim/model/link_efficiency.hpp"
 
 namespace collsim {
 
@@ -40,9 +41,10 @@ Prediction predict_collective(const Topology& topo, Routes& routes, const Predic
 
     const int n = static_cast<int>(req.ranks.size());
     const Schedule schedule = algo->build(CollectiveCall{req.op, req.bytes, n, p.channels});
+    LinkEfficiency eff = nccl_link_efficiency(n > 0 ? topo.device(req.ranks[0]).arch : GpuArch::unknown);
+    for (std::size_t k = 0; k < eff.size(); ++k) eff[k] *= cal.bandwidth_efficiency[k];
     const ScheduleTiming t =
-        simulate_schedule(topo, routes, req.ranks, schedule, calibrated(*proto, algo->family, cal),
-                          cal.bandwidth_efficiency);
+        simulate_schedule(topo, routes, req.ranks, schedule, calibrated(*proto, algo->family, cal), eff);
     const double factor = size_factor(cal, req.bytes);
     p.time = factor == 1.0 ? t.time : Time::from_ps(static_cast<int64_t>(static_cast<double>(t.time.ps()) * factor));
     return p;
