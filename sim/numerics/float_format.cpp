@@ -24,14 +24,6 @@ std::string_view to_string(FloatFormat f) {
 std::string_view float_format_choices() { return "one of fp32, bf16, fp16"; }
 
 namespace {
-// bf16 is the top 16 bits of a float: round the low 16 away, to nearest even.
-float round_bf16(float x) {
-    uint32_t u = std::bit_cast<uint32_t>(x);
-    if ((u & 0x7f800000u) == 0x7f800000u) return x;  // inf and NaN pass through
-    u += 0x7fffu + ((u >> 16) & 1u);
-    return std::bit_cast<float>(u & 0xffff0000u);
-}
-
 // fp16: 10 fraction bits, exponent range 2^-14..2^15, subnormals down to 2^-24.
 float round_fp16(float x) {
     if (!std::isfinite(x)) return x;

@@ -2,6 +2,7 @@
 // The floating-point formats a reduction runs in. Values travel as float and
 // are rounded to the format after every operation, which is exactly what a
 // GPU does when it stores each partial sum in that format.
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -17,6 +18,21 @@ std::string_view float_format_choices();
 // Round-to-nearest-even from float to the format, returned as a float that
 // holds the format's value exactly (fp16 overflows to infinity like the hardware).
 float round_to(FloatFormat f, float x);
+
+// bf16 is the top 16 bits of a float: round the low 16 away, to nearest even.
+// Inline so the reduction loops vectorise.
+inline float round_bf16(float x) {
+    uint32_t u = std::bit_cast<uint32_t>(x);
+    const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
+    return (u & 0x7f800000u) == 0x7f800000u ? x : std::bit_cast<float>(rounded);  // inf and NaN pass through
+}
+
+template <FloatFormat F>
+inline float round_as(float x) {
+    if constexpr (F == FloatFormat::fp32) return x;
+    else if constexpr (F == FloatFormat::bf16) return round_bf16(x);
+    else return round_to(FloatFormat::fp16, x);
+}
 
 // Unit roundoff u = 2^-p (p = significand bits): fp32 2^-24, bf16 2^-8, fp16 2^-11.
 double unit_roundoff(FloatFormat f);

@@ -56,14 +56,26 @@ void InputData::element_scales(int64_t first, std::size_t count, float* out) con
     }
 }
 
-void InputData::fill(int rank, int64_t first, std::size_t count, const float* scales, float* out) const {
-    const uint64_t r = seed_ ^ (static_cast<uint64_t>(rank) * 0xd1b54a32d192ed03ULL);
+namespace {
+template <FloatFormat F>
+void fill_as(const std::vector<float>& deviate, uint64_t r, int64_t first, std::size_t count, const float* scales,
+             float* out, std::size_t mask) {
     for (std::size_t i = 0; i < count; ++i) {
         const uint64_t h = mix(r ^ (static_cast<uint64_t>(first + static_cast<int64_t>(i)) * 0x9e3779b97f4a7c15ULL));
         // A table deviate, spread by a fine uniform factor so values are not
         // drawn from a finite set.
         const float spread = 1.0f + static_cast<float>((h >> 40) & 0xffffff) * 0x1.0p-30f;
-        out[i] = round_to(format_, deviate_[h & (kTable - 1)] * spread * scales[i]);
+        out[i] = round_as<F>(deviate[h & mask] * spread * scales[i]);
+    }
+}
+}  // namespace
+
+void InputData::fill(int rank, int64_t first, std::size_t count, const float* scales, float* out) const {
+    const uint64_t r = seed_ ^ (static_cast<uint64_t>(rank) * 0xd1b54a32d192ed03ULL);
+    switch (format_) {
+        case FloatFormat::fp32: fill_as<FloatFormat::fp32>(deviate_, r, first, count, scales, out, kTable - 1); break;
+        case FloatFormat::bf16: fill_as<FloatFormat::bf16>(deviate_, r, first, count, scales, out, kTable - 1); break;
+        case FloatFormat::fp16: fill_as<FloatFormat::fp16>(deviate_, r, first, count, scales, out, kTable - 1); break;
     }
 }
 
