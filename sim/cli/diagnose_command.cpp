@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "sim/core/error.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "sim/report/diagnose_report.hpp"
 
@@ -18,7 +18,7 @@ CLI::App* add_diagnose_command(CLI::App& app, DiagnoseOptions& o) {
 
 int run_diagnose_command(const DiagnoseOptions& o) {
     if (o.format != "table" && o.format != "json")
-        throw InputError(SourceLocation{}, "--format", "one of table, json", "'" + o.format + "'");
+        bad_option("--format", "one of table, json", o.format);
     const auto timings = load_rank_timings(o.input);
     Diagnosis d;
     if (o.topology.empty()) {

@@ -4,27 +4,11 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/numerics_report.hpp"
 
 namespace collsim {
-
-namespace {
-[[noreturn]] void bad_option(const std::string& option, std::string expected, const std::string& found) {
-    throw InputError(SourceLocation{}, option, std::move(expected), "'" + found + "'");
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t pos = text.find(',', start);
-        out.push_back(text.substr(start, pos == std::string::npos ? std::string::npos : pos - start));
-        if (pos == std::string::npos) return out;
-        start = pos + 1;
-    }
-}
-}  // namespace
 
 CLI::App* add_numerics_command(CLI::App& app, NumericsOptions& o) {
     CLI::App* c = app.add_subcommand("numerics", "reduction-order error and run-to-run variation of an algorithm");

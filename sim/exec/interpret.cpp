@@ -2,17 +2,9 @@
 
 #include <numeric>
 
-namespace collsim {
+#include "sim/core/random.hpp"
 
-namespace {
-// splitmix64: a tiny deterministic generator for execution orders.
-uint64_t next_random(uint64_t& state) {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-}  // namespace
+namespace collsim {
 
 std::vector<StepId> index_order(const Schedule& s) {
     std::vector<StepId> order(s.steps.size());
@@ -31,7 +23,7 @@ std::vector<StepId> random_dependency_order(const Schedule& s, uint64_t seed) {
     }
     uint64_t rng = seed;
     while (!ready.empty()) {
-        const std::size_t pick = static_cast<std::size_t>(next_random(rng) % ready.size());
+        const std::size_t pick = static_cast<std::size_t>(splitmix_next(rng) % ready.size());
         const StepId id = ready[pick];
         ready[pick] = ready.back();
         ready.pop_back();

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/random.hpp"
 #include "sim/exec/interpret.hpp"
 
 namespace collsim {
@@ -38,21 +39,16 @@ std::string CombineTree::describe(int32_t node) const {
 }
 
 std::vector<uint64_t> CombineTree::root_shapes() const {
-    auto mix = [](uint64_t z) {
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    };
     // Children always precede their parent, so one pass in index order works.
     std::vector<uint64_t> h(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const Node& n = nodes[i];
         if (n.rank >= 0) {
-            h[i] = mix(static_cast<uint64_t>(n.rank) + 1);
+            h[i] = mix64(static_cast<uint64_t>(n.rank) + 1);
             continue;
         }
         const uint64_t a = h[static_cast<std::size_t>(n.left)], b = h[static_cast<std::size_t>(n.right)];
-        h[i] = mix(std::min(a, b) * 0x9e3779b97f4a7c15ULL + std::max(a, b));
+        h[i] = mix64(std::min(a, b) * 0x9e3779b97f4a7c15ULL + std::max(a, b));
     }
     std::vector<uint64_t> out;
     for (const auto& per_rank : root)

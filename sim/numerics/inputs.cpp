@@ -3,14 +3,11 @@
 #include <cmath>
 #include <numbers>
 
+#include "sim/core/random.hpp"
+
 namespace collsim {
 
 namespace {
-uint64_t mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 double unit(uint64_t h) { return (static_cast<double>(h >> 11) + 0.5) * 0x1.0p-53; }
 }  // namespace
 
@@ -31,11 +28,11 @@ std::string_view to_string(InputDistribution d) {
 }
 
 InputData::InputData(InputDistribution dist, uint64_t seed, FloatFormat format)
-    : dist_(dist), seed_(mix(seed + 0x9e3779b97f4a7c15ULL)), format_(format), normal_(kTable) {
+    : dist_(dist), seed_(mix64(seed + 0x9e3779b97f4a7c15ULL)), format_(format), normal_(kTable) {
     // Box-Muller on a seeded counter: the same table on every platform (unlike
     // std::normal_distribution, whose algorithm the standard leaves open).
     for (std::size_t i = 0; i < kTable; i += 2) {
-        const double u1 = unit(mix(seed_ + 2 * i)), u2 = unit(mix(seed_ + 2 * i + 1));
+        const double u1 = unit(mix64(seed_ + 2 * i)), u2 = unit(mix64(seed_ + 2 * i + 1));
         const double r = std::sqrt(-2.0 * std::log(u1));
         normal_[i] = static_cast<float>(r * std::cos(2 * std::numbers::pi * u2));
         normal_[i + 1] = static_cast<float>(r * std::sin(2 * std::numbers::pi * u2));
@@ -51,7 +48,7 @@ void InputData::element_scales(int64_t first, std::size_t count, float* out) con
             out[i] = 1.0f;
             continue;
         }
-        const uint64_t e = mix(seed_ ^ (static_cast<uint64_t>(first + static_cast<int64_t>(i)) * 0xa0761d6478bd642fULL));
+        const uint64_t e = mix64(seed_ ^ (static_cast<uint64_t>(first + static_cast<int64_t>(i)) * 0xa0761d6478bd642fULL));
         out[i] = std::exp(2.0f * normal_[e & (kTable - 1)]);
     }
 }
@@ -61,7 +58,7 @@ template <FloatFormat F>
 void fill_as(const std::vector<float>& deviate, uint64_t r, int64_t first, std::size_t count, const float* scales,
              float* out, std::size_t mask) {
     for (std::size_t i = 0; i < count; ++i) {
-        const uint64_t h = mix(r ^ (static_cast<uint64_t>(first + static_cast<int64_t>(i)) * 0x9e3779b97f4a7c15ULL));
+        const uint64_t h = mix64(r ^ (static_cast<uint64_t>(first + static_cast<int64_t>(i)) * 0x9e3779b97f4a7c15ULL));
         // A table deviate, spread by a fine uniform factor so values are not
         // drawn from a finite set.
         const float spread = 1.0f + static_cast<float>((h >> 40) & 0xffffff) * 0x1.0p-30f;

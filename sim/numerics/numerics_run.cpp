@@ -6,6 +6,7 @@
 
 #include "algorithms/algorithm.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/random.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/exec/interpret.hpp"
 #include "sim/hw/topology_loader.hpp"
@@ -45,11 +46,6 @@ Topology crossbar(int n) {
     return Topology("crossbar", "", std::move(devices), std::move(links));
 }
 
-uint64_t mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 int64_t max_ulp_between(FloatFormat f, const std::vector<float>& a, const std::vector<float>& b, int64_t* differing) {
     int64_t worst = 0, diff = 0;
@@ -76,7 +72,7 @@ std::vector<StepId> arrival_order(const Topology& topo, const Schedule& s, NcclF
     exec.on_step_finished([&order](StepId id) { order.push_back(id); });
     const int64_t span = proto.step_latency(LinkClass::nvlink).ps();
     exec.delay_steps([jitter_seed, span](StepId id) {
-        return Time::from_ps(static_cast<int64_t>(mix(jitter_seed ^ (id * 0x9e3779b97f4a7c15ULL)) %
+        return Time::from_ps(static_cast<int64_t>(mix64(jitter_seed ^ (id * 0x9e3779b97f4a7c15ULL)) %
                                                   static_cast<uint64_t>(span + 1)));
     });
     exec.start(s, [] {});
