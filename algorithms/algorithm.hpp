@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/exec/collective.hpp"
+#include "sim/exec/protocol.hpp"
 #include "sim/exec/schedule.hpp"
 
 namespace collsim {
@@ -16,6 +17,7 @@ struct AlgorithmInfo {
     std::string_view name;
     std::string_view description;
     std::vector<CollOp> ops;
+    NcclFamily family;  // whose NCCL latency figures its steps pay
     std::function<Schedule(const CollectiveCall&)> build;
 
     bool supports(CollOp op) const;

@@ -54,7 +54,7 @@ Schedule ring_allreduce(const CollectiveCall& call) {
 
 AlgorithmInfo ring_algorithm() {
     return AlgorithmInfo{"ring", "ring over the communicator in rank order, one ring per channel",
-                         {CollOp::allreduce}, ring_allreduce};
+                         {CollOp::allreduce}, NcclFamily::ring, ring_allreduce};
 }
 
 }  // namespace collsim

@@ -1,15 +1,18 @@
 #include "sim/exec/executor.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace collsim {
 
-std::vector<Bandwidth> network_resources(const Topology& topo) {
+std::vector<Bandwidth> network_resources(const Topology& topo, const LinkEfficiency& efficiency) {
     std::vector<Bandwidth> caps;
     caps.reserve(topo.channel_count() + topo.devices().size());
     for (const Link& l : topo.links()) {
-        caps.push_back(l.bandwidth);
-        caps.push_back(l.bandwidth);
+        const double eff = efficiency[static_cast<std::size_t>(link_class(l.kind))];
+        const Bandwidth bw = Bandwidth::bytes_per_s(static_cast<int64_t>(static_cast<double>(l.bandwidth.bps()) * eff));
+        caps.push_back(bw);
+        caps.push_back(bw);
     }
     for (const Device& d : topo.devices()) caps.push_back(d.memory_bandwidth);
     return caps;
@@ -68,6 +71,14 @@ void Executor::start(const Schedule& schedule, std::function<void()> done) {
 }
 
 void Executor::ready(StepId s) {
+    const Time delay = delay_ ? delay_(s) : Time{};
+    if (delay > Time{})
+        sim_.schedule_in(delay, [this, s] { begin(s); });
+    else
+        begin(s);
+}
+
+void Executor::begin(StepId s) {
     const Step& step = schedule_->steps[s];
     const DeviceId gpu = rank_gpus_[static_cast<std::size_t>(step.rank)];
     switch (step.kind) {
@@ -84,16 +95,19 @@ void Executor::ready(StepId s) {
                             [this, s] { complete(s); });
             break;
         }
-        case StepKind::reduce:
-            net_.start_flow({memory_resource(topo_, gpu)}, step.bytes * kReduceMemoryTraffic, Time{},
+        case StepKind::reduce: {
+            const Bytes exposed = std::min(step.bytes, proto_.pipeline_slot);
+            net_.start_flow({memory_resource(topo_, gpu)}, exposed * kReduceMemoryTraffic, Time{},
                             [this, s] { complete(s); });
             break;
+        }
         case StepKind::copy: complete(s); break;
     }
 }
 
 void Executor::complete(StepId s) {
     ++finished_;
+    if (observer_) observer_(s);
     for (StepId d : dependents_[s])
         if (--waiting_on_[d] == 0) ready(d);
     if (finished_ == schedule_->steps.size()) done_();

@@ -3,6 +3,7 @@
 // done; a send becomes a flow on a route between the two ranks' GPUs, a
 // reduction a flow on the GPU's memory, a copy is free (NCCL writes received
 // data straight into the output buffer).
+#include <array>
 #include <functional>
 #include <vector>
 
@@ -15,16 +16,22 @@
 
 namespace collsim {
 
+// Share of nominal bandwidth that each LinkClass (nvlink, pci, net) delivers.
+using LinkEfficiency = std::array<double, 3>;
+inline constexpr LinkEfficiency kNominalLinks{1.0, 1.0, 1.0};
+
 // Resource ids for a topology: one per link direction, then one memory port
 // per device (only GPUs' are used).
-std::vector<Bandwidth> network_resources(const Topology& topo);
+std::vector<Bandwidth> network_resources(const Topology& topo, const LinkEfficiency& efficiency = kNominalLinks);
 ResourceId memory_resource(const Topology& topo, DeviceId d);
 // What a send on `p` occupies: its link directions, and the memory of every
 // root complex on the way that stages traffic through host memory (no P2P).
 std::vector<ResourceId> send_resources(const Topology& topo, const Path& p);
 
 // A reduction reads both operands and writes the result: 3 bytes of memory
-// traffic per byte reduced.
+// traffic per byte reduced. NCCL fuses it into the copy loop, so it overlaps
+// the transfer of later slots: a reduce step costs only its last pipeline
+// slot's reduction (Protocol::pipeline_slot).
 constexpr int64_t kReduceMemoryTraffic = 3;
 
 class Executor {
@@ -34,10 +41,15 @@ public:
 
     // Starts the schedule now; `done` runs when its last step has finished.
     void start(const Schedule& schedule, std::function<void()> done);
+    // Called as each step finishes: the order in which data really combined.
+    void on_step_finished(std::function<void(StepId)> observer) { observer_ = std::move(observer); }
+    // Extra time before each step may start (seeded jitter for run-to-run studies).
+    void delay_steps(std::function<Time(StepId)> delay) { delay_ = std::move(delay); }
     std::size_t steps_finished() const { return finished_; }
 
 private:
     void ready(StepId s);
+    void begin(StepId s);
     void complete(StepId s);
 
     Simulator& sim_;
@@ -53,6 +65,8 @@ private:
     std::vector<std::vector<StepId>> dependents_;
     std::size_t finished_ = 0;
     std::function<void()> done_;
+    std::function<void(StepId)> observer_;
+    std::function<Time(StepId)> delay_;
 };
 
 }  // namespace collsim

@@ -1,27 +1,45 @@
 #pragma once
-// NCCL protocols as the executor costs them: a fixed launch latency per
-// collective, a per-step latency that depends on the kind of path the step
-// crosses, and the fraction of link bandwidth that carries payload.
+// NCCL protocols as the executor costs them: a launch latency per collective,
+// a per-step latency that depends on the kind of path the step crosses, and
+// the share of link bandwidth that carries payload. NCCL keeps these per
+// algorithm family, so an algorithm names the family whose figures it uses.
 #include <array>
 #include <optional>
 #include <string_view>
 
 #include "sim/core/time.hpp"
+#include "sim/core/units.hpp"
 #include "sim/hw/link.hpp"
 
 namespace collsim {
 
+// NCCL's algorithm families, in its index order (src/init.cc).
+enum class NcclFamily { tree, ring, collnet_direct, collnet_chain, nvls, nvls_tree, pat };
+enum class ProtoKind { ll, ll128, simple };
+
 struct Protocol {
     std::string_view name;
+    ProtoKind kind = ProtoKind::simple;
     Time base_latency;                // once per collective call
     std::array<Time, 3> hop_latency;  // per step, indexed by LinkClass (nvlink, pci, net)
-    int64_t payload_num = 1, payload_den = 1;  // usable share of link bandwidth
+    int64_t payload_num = 1, payload_den = 1;  // share of wire bytes that are payload
+    // NCCL hands data between ranks in buffer slots of this much payload, so a
+    // reduction overlaps the transfer of the next slot: only the last slot's
+    // reduction adds to a step's time.
+    Bytes pipeline_slot;
 
     Time step_latency(LinkClass c) const { return hop_latency[static_cast<std::size_t>(c)]; }
 };
 
-// The ring algorithm's protocols as NCCL v2.30.7 models them.
-std::optional<Protocol> ring_protocol(std::string_view name);
-std::string_view ring_protocol_choices();
+// The NCCL release whose tuning tables the defaults follow.
+inline constexpr std::string_view kNcclModelVersion = "2.30.7";
+
+std::optional<ProtoKind> proto_kind_from(std::string_view s);
+std::string_view to_string(ProtoKind p);
+std::string_view proto_choices();
+
+// The protocol as NCCL models it for an algorithm family; nullopt where NCCL
+// does not run that combination (NVLS, CollNet and PAT are Simple only).
+std::optional<Protocol> nccl_protocol(NcclFamily family, ProtoKind proto);
 
 }  // namespace collsim

@@ -7,9 +7,10 @@
 namespace collsim {
 
 ScheduleTiming simulate_schedule(const Topology& topo, Routes& routes, const std::vector<DeviceId>& rank_gpus,
-                                 const Schedule& schedule, const Protocol& proto, const RoutingPolicy& routing) {
+                                 const Schedule& schedule, const Protocol& proto,
+                                 const LinkEfficiency& efficiency, const RoutingPolicy& routing) {
     Simulator sim;
-    Network net(sim, network_resources(topo));
+    Network net(sim, network_resources(topo, efficiency));
     Executor exec(sim, net, routes, topo, rank_gpus, proto, routing);
     bool done = false;
     Time end{};

@@ -8,7 +8,7 @@ namespace collsim {
 
 std::optional<Device> read_device(YamlFields& f, const YAML::Node& n, const std::string& path) {
     if (!f.expect_map(n, path)) return std::nullopt;
-    f.check_keys(n, path, {"name", "kind", "latency", "memory_bandwidth", "in_network_reduction"});
+    f.check_keys(n, path, {"name", "kind", "latency", "memory_bandwidth", "in_network_reduction", "arch"});
     auto name = f.string(n, path, "name", true);
     auto kind_text = f.string(n, path, "kind", true);
     auto latency = f.time(n, path, "latency", false);
@@ -28,12 +28,21 @@ std::optional<Device> read_device(YamlFields& f, const YAML::Node& n, const std:
     if (reduction && *reduction && kind && kind != DeviceKind::nvswitch && kind != DeviceKind::network_switch)
         f.error(n["in_network_reduction"], path + ".in_network_reduction",
                 "in_network_reduction only on an nvswitch or a switch", fmt::format("it on a {}", to_string(*kind)));
+    auto arch_text = f.string(n, path, "arch", false);
+    std::optional<GpuArch> arch;
+    if (arch_text) {
+        arch = gpu_arch_from(*arch_text);
+        if (!arch) f.error(n["arch"], path + ".arch", std::string(gpu_arch_choices()), "'" + *arch_text + "'");
+        if (kind && kind != DeviceKind::gpu)
+            f.error(n["arch"], path + ".arch", "arch only on a gpu", fmt::format("it on a {}", to_string(*kind)));
+    }
     if (name && name->empty()) {
         f.error(n["name"], path + ".name", "a non-empty device name", "''");
         return std::nullopt;
     }
     if (!name || !kind) return std::nullopt;
     Device d;
+    d.arch = arch.value_or(GpuArch::unknown);
     d.in_network_reduction = reduction.value_or(false);
     d.name = *name;
     d.kind = *kind;

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "sim/core/hash.hpp"
+#include "sim/core/random.hpp"
 
 namespace collsim {
 

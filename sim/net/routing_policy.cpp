@@ -1,8 +1,13 @@
 #include "sim/net/routing_policy.hpp"
 
-#include "sim/core/hash.hpp"
+#include "sim/core/random.hpp"
 
 namespace collsim {
+
+namespace {
+// Folds one more value into a running hash, order-sensitively.
+uint64_t combine(uint64_t h, uint64_t v) { return mix64(h ^ mix64(v + 0x9e3779b97f4a7c15ULL)); }
+}  // namespace
 
 std::optional<RoutingMode> routing_mode_from(std::string_view s) {
     if (s == "single") return RoutingMode::single;
@@ -14,7 +19,7 @@ std::optional<RoutingMode> routing_mode_from(std::string_view s) {
 std::string_view routing_mode_choices() { return "one of ecmp, single, adaptive"; }
 
 uint64_t RoutingPolicy::flow_hash(DeviceId src, DeviceId dst, uint64_t flow) const {
-    return hash_combine(hash_combine(hash_combine(mix64(seed_), src), dst), flow);
+    return combine(combine(combine(mix64(seed_), src), dst), flow);
 }
 
 Path RoutingPolicy::route(Routes& routes, DeviceId src, DeviceId dst, uint64_t flow,

@@ -6,7 +6,7 @@
 namespace collsim {
 
 CollRow make_row(Bytes size, int64_t count, std::string type, Time time, double busbw_factor) {
-    CollRow row{size, count, std::move(type), time, 0, 0};
+    CollRow row{size, count, std::move(type), time, 0, 0, {}, {}, 0};
     if (time.ps() > 0) {
         // bytes per picosecond x 1000 = GB/s
         row.algbw_GBps = static_cast<double>(size.count()) / static_cast<double>(time.ps()) * 1000.0;
@@ -16,16 +16,17 @@ CollRow make_row(Bytes size, int64_t count, std::string type, Time time, double 
 }
 
 std::string render_table(const CollReport& r) {
-    std::string out = fmt::format("# collsim coll: {} algo {} proto {} on {} ranks, {} channel(s), topology {} ({})\n",
-                                  r.op, r.algo, r.proto, r.ranks, r.channels, r.topology, r.topology_file);
+    std::string out = fmt::format("# collsim coll: {} algo {} proto {} on {} ranks, topology {} ({})\n", r.op,
+                                  r.algo, r.proto, r.ranks, r.topology, r.topology_file);
     out += "#\n";
-    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>10}  {:>8}  {:>8}\n", "size", "count", "type", "time", "algbw",
-                       "busbw");
+    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>10}  {:>8}  {:>8}  {:>6} {:>6} {:>3}\n", "size", "count", "type",
+                       "time", "algbw", "busbw", "algo", "proto", "ch");
     out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>10}  {:>8}  {:>8}\n", "(B)", "(elements)", "", "(us)", "(GB/s)",
                        "(GB/s)");
     for (const auto& row : r.rows) {
-        out += fmt::format("  {:>10}  {:>12}  {:>8}  {:>10.2f}  {:>8.2f}  {:>8.2f}\n", row.size.count(), row.count,
-                           row.type, row.time.us(), row.algbw_GBps, row.busbw_GBps);
+        out += fmt::format("  {:>10}  {:>12}  {:>8}  {:>10.2f}  {:>8.2f}  {:>8.2f}  {:>6} {:>6} {:>3}\n",
+                           row.size.count(), row.count, row.type, row.time.us(), row.algbw_GBps, row.busbw_GBps,
+                           row.algo, row.proto, row.channels);
     }
     return out;
 }
@@ -36,7 +37,6 @@ std::string render_json(const CollReport& r) {
     j["algo"] = r.algo;
     j["proto"] = r.proto;
     j["ranks"] = r.ranks;
-    j["channels"] = r.channels;
     j["topology"] = r.topology;
     j["rows"] = nlohmann::ordered_json::array();
     for (const auto& row : r.rows) {
@@ -47,16 +47,19 @@ std::string render_json(const CollReport& r) {
         o["time_us"] = row.time.us();
         o["algbw_GBps"] = row.algbw_GBps;
         o["busbw_GBps"] = row.busbw_GBps;
+        o["algo"] = row.algo;
+        o["proto"] = row.proto;
+        o["channels"] = row.channels;
         j["rows"].push_back(std::move(o));
     }
     return j.dump(2) + "\n";
 }
 
 std::string render_csv(const CollReport& r) {
-    std::string out = "size_bytes,count,type,time_us,algbw_GBps,busbw_GBps\n";
+    std::string out = "size_bytes,count,type,time_us,algbw_GBps,busbw_GBps,algo,proto,channels\n";
     for (const auto& row : r.rows)
-        out += fmt::format("{},{},{},{:.6f},{:.6f},{:.6f}\n", row.size.count(), row.count, row.type, row.time.us(),
-                           row.algbw_GBps, row.busbw_GBps);
+        out += fmt::format("{},{},{},{:.6f},{:.6f},{:.6f},{},{},{}\n", row.size.count(), row.count, row.type,
+                           row.time.us(), row.algbw_GBps, row.busbw_GBps, row.algo, row.proto, row.channels);
     return out;
 }
 

@@ -14,12 +14,13 @@ struct CollRow {
     Time time;
     double algbw_GBps = 0;
     double busbw_GBps = 0;
+    std::string algo, proto;  // what ran at this size (differs by size under auto)
+    int channels = 0;
 };
 
 struct CollReport {
     std::string op, algo, proto, topology, topology_file;
     int ranks = 0;
-    int channels = 0;
     std::vector<CollRow> rows;
 };
 

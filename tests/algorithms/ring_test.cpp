@@ -24,7 +24,7 @@ Time ring_time(const Topology& topo, int n, Bytes size, int channels) {
     Routes routes(topo);
     std::vector<DeviceId> gpus(topo.gpus().begin(), topo.gpus().begin() + n);
     Schedule s = ring().build(CollectiveCall{CollOp::allreduce, size, n, channels});
-    return simulate_schedule(topo, routes, gpus, s, *ring_protocol("simple")).time;
+    return simulate_schedule(topo, routes, gpus, s, *nccl_protocol(NcclFamily::ring, ProtoKind::simple)).time;
 }
 }  // namespace
 
@@ -55,21 +55,22 @@ TEST_CASE("the symbolic check catches a schedule that drops a step") {
 
 TEST_CASE("ring AllReduce on the NVSwitch server matches the closed-form ring formula") {
     // Closed form for a ring with no contention (DESIGN: flow and analytical must
-    // agree): T = base + 2(n-1)(L_step) + 2(n-1)/n * S/B + (n-1)/n * 3S/M, where
-    // L_step = NCCL Ring/Simple NVLink step latency 3.4 us + the path's physical
-    // latency (link 100 ns + NVSwitch 100 ns + link 100 ns, from dgx-h100.yaml),
-    // base = 8.4 us, B = 450 GB/s per GPU, M = 3.35 TB/s HBM (3 bytes of memory
-    // traffic per byte reduced). Channels share both B and M evenly.
+    // agree): T = base + 2(n-1) L_step + 2(n-1)/n S/B + (n-1) 3 C min(S/(nC), slot)/M,
+    // where L_step = NCCL Ring/Simple NVLink step latency 3.4 us + the path's
+    // physical latency (link 100 ns + NVSwitch 100 ns + link 100 ns, from
+    // dgx-h100.yaml), base = 8.4 us, B = 450 GB/s per GPU, M = 3.35 TB/s HBM; each
+    // reduce-scatter step exposes the reduction (3 bytes of memory traffic per
+    // byte) of one 512 KiB pipeline slot per channel, the C channels sharing M.
     const Topology topo = shipped("dgx-h100.yaml");
-    const double base = 8.4e-6, step = 3.4e-6 + 300e-9, B = 450e9, M = 3.35e12;
+    const double base = 8.4e-6, step = 3.4e-6 + 300e-9, B = 450e9, M = 3.35e12, slot = 512 * 1024;
     for (int n : {2, 4, 8}) {
-        for (int channels : {1, 4}) {
+        for (int C : {1, 4}) {
             for (int64_t size = 8; size <= (int64_t{1} << 30); size *= 4) {
                 const double S = static_cast<double>(size);
-                const double expected =
-                    base + 2 * (n - 1) * step + 2.0 * (n - 1) / n * S / B + (n - 1.0) / n * 3 * S / M;
-                const double got = ring_time(topo, n, Bytes(size), channels).us() * 1e-6;
-                INFO("n=" << n << " channels=" << channels << " size=" << size);
+                const double expected = base + 2 * (n - 1) * step + 2.0 * (n - 1) / n * S / B +
+                                        (n - 1) * 3 * C * std::min(S / (n * C), slot) / M;
+                const double got = ring_time(topo, n, Bytes(size), C).us() * 1e-6;
+                INFO("n=" << n << " channels=" << C << " size=" << size);
                 CHECK(std::abs(got - expected) / expected < 0.01);
             }
         }
@@ -103,4 +104,34 @@ TEST_CASE("PCIe x16 barely beats x8 for small messages and nearly doubles for la
 TEST_CASE("a ring of one rank costs only the launch latency") {
     const Topology topo = shipped("dgx-h100.yaml");
     CHECK(ring_time(topo, 1, Bytes(1024), 1) == Time::from_ps(8'400'000));
+}
+
+TEST_CASE("protocol latencies follow NCCL's tables for the algorithm family") {
+    using namespace collsim::literals;
+    auto ll = nccl_protocol(NcclFamily::ring, ProtoKind::ll);
+    REQUIRE(ll);
+    CHECK(ll->base_latency == 6600_ns);
+    CHECK(ll->step_latency(LinkClass::nvlink) == 600_ns);
+    CHECK(ll->step_latency(LinkClass::net) == 2700_ns);
+    CHECK(ll->payload_den == 2 * ll->payload_num);
+    auto tree128 = nccl_protocol(NcclFamily::tree, ProtoKind::ll128);
+    REQUIRE(tree128);
+    CHECK(tree128->step_latency(LinkClass::nvlink) == 1250_ns);
+    CHECK(tree128->step_latency(LinkClass::pci) == 1900_ns);
+    CHECK_FALSE(nccl_protocol(NcclFamily::nvls, ProtoKind::ll));
+    CHECK(nccl_protocol(NcclFamily::nvls, ProtoKind::simple)->step_latency(LinkClass::nvlink) == 25_us);
+}
+
+TEST_CASE("LL pays half the bandwidth and less latency than Simple on NVLink") {
+    const Topology topo = shipped("dgx-h100.yaml");
+    Routes routes(topo);
+    std::vector<DeviceId> gpus(topo.gpus().begin(), topo.gpus().end());
+    auto time_with = [&](ProtoKind p, int64_t size) {
+        Schedule s = ring().build(CollectiveCall{CollOp::allreduce, Bytes(size), 8, 1});
+        return simulate_schedule(topo, routes, gpus, s, *nccl_protocol(NcclFamily::ring, p)).time.us();
+    };
+    // 8 B: 6.6 + 14 x (0.6 + 0.3) us for LL against 8.4 + 14 x (3.4 + 0.3) for Simple.
+    CHECK(time_with(ProtoKind::ll, 8) == Approx(6.6 + 14 * 0.9).epsilon(0.001));
+    CHECK(time_with(ProtoKind::simple, 8) == Approx(8.4 + 14 * 3.7).epsilon(0.001));
+    CHECK(time_with(ProtoKind::ll, int64_t{1} << 30) > 1.8 * time_with(ProtoKind::simple, int64_t{1} << 30));
 }

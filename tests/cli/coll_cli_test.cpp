@@ -27,7 +27,9 @@ TEST_CASE("coll JSON has the stable field names") {
     auto j = nlohmann::json::parse(r.out);
     for (const char* k : {"op", "algo", "proto", "ranks", "topology", "rows"}) CHECK(j.contains(k));
     CHECK(j["op"] == "allreduce");
-    CHECK(j["algo"] == "ring");
+    CHECK(j["algo"] == "auto");
+    CHECK(j["rows"][0]["algo"] == "ring");
+    CHECK(j["rows"][0]["proto"] == "ll");
     CHECK(j["ranks"] == 4);
     CHECK(j["topology"] == "dgx-h100");
     REQUIRE(j["rows"].size() == 2);
@@ -60,7 +62,7 @@ TEST_CASE("bad command-line values exit 2 and name the option") {
              Case{kDgx + "--sizes 1M:8", "--sizes: expected MIN no larger than MAX"},
              Case{kDgx + "--ranks 9", "--ranks: expected 1 to 8"},
              Case{kDgx + "--format xml", "--format: expected one of table, json, csv"},
-             Case{kDgx + "--proto ll256", "--proto: expected simple"},
+             Case{kDgx + "--proto ll256", "--proto: expected one of ll, ll128, simple"},
              Case{"coll --topology topologies/no-such.yaml", "topologies/no-such.yaml: file: expected a readable file"},
              Case{"coll", "--topology is required"},
          }) {

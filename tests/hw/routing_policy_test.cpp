@@ -61,7 +61,7 @@ Outcome run(const Topology& t, RoutingMode mode, uint64_t seed, int senders = 64
     Simulator sim;
     Network net(sim, network_resources(t));
     Routes routes(t);
-    Executor exec(sim, net, routes, t, t.gpus(), *ring_protocol("simple"), RoutingPolicy(mode, seed));
+    Executor exec(sim, net, routes, t, t.gpus(), *nccl_protocol(NcclFamily::ring, ProtoKind::simple), RoutingPolicy(mode, seed));
     Schedule s = permutation(senders);
     Outcome o;
     exec.start(s, [&] { o.time = sim.now(); });

@@ -1,0 +1,40 @@
+#pragma once
+// One collective call, predicted: pick the algorithm, protocol and channel
+// count (as NCCL would, unless the caller fixes them), build its schedule and
+// time it on the flow-level network with the calibration applied.
+#include <string>
+#include <vector>
+
+#include "sim/exec/collective.hpp"
+#include "sim/hw/routes.hpp"
+#include "sim/net/routing_policy.hpp"
+#include "sim/model/calibration.hpp"
+
+namespace collsim {
+
+struct PredictRequest {
+    CollOp op = CollOp::allreduce;
+    Bytes bytes;                  // per-rank buffer, as nccl-tests reports size
+    std::vector<DeviceId> ranks;  // the communicator's GPUs in rank order
+    std::string algo = "auto";    // a registered algorithm, or auto
+    std::string proto = "auto";   // ll, ll128, simple, or auto
+    int channels = 0;             // 0: chosen from the topology
+    RoutingPolicy routing;        // which equal-cost path each flow takes
+};
+
+struct Prediction {
+    std::string algo;
+    ProtoKind proto = ProtoKind::simple;
+    int channels = 1;
+    Time time;
+    std::string why;  // how the choice was made, for --explain
+};
+
+// Throws InputError for an unknown or ineligible algorithm or protocol.
+Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal);
+
+// Enough channels that every distinct link a GPU can use toward its ring
+// neighbour carries one, as NCCL's graph search spreads channels over links.
+int default_channels(Routes& routes, const std::vector<DeviceId>& ranks);
+
+}  // namespace collsim
