@@ -57,6 +57,7 @@ const Routes::Dag* Routes::dag(DeviceId src, DeviceId dst) {
     auto key = std::make_pair(src, dst);
     auto it = dags_.find(key);
     if (it == dags_.end()) {
+        if (dags_.size() >= kMaxCachedPairs) dags_.clear();
         const int64_t floor_bps = search_.widest(src, dst);
         it = dags_.emplace(key, floor_bps == 0 ? Dag{} : build_dag(src, dst, floor_bps)).first;
     }

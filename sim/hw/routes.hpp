@@ -51,6 +51,10 @@ public:
                            uint64_t tie_break);
 
     std::size_t cached_pairs() const { return dags_.size(); }
+    // The cache is dropped when it reaches this many pairs (about 1.5 KB each
+    // across a fat-tree), so an all-to-all over a large cluster stays bounded;
+    // answers never depend on what is cached.
+    static constexpr std::size_t kMaxCachedPairs = std::size_t{1} << 18;
 
 private:
     // The devices on equal-cost src->dst paths, ordered by hop count (src
