@@ -7,6 +7,7 @@
 #include "sim/cli/options.hpp"
 #include "sim/cli/size_list.hpp"
 #include "sim/core/error.hpp"
+#include "sim/faults/link_faults.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "sim/model/predict.hpp"
 #include "sim/report/coll_report.hpp"
@@ -26,6 +27,9 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     c->add_option("--routing", o.routing, "equal-cost path choice: ecmp, single or adaptive")->capture_default_str();
     c->add_option("--format", o.format, "table, json or csv")->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (runs are deterministic for a seed)")->capture_default_str();
+    c->add_option("--faults", o.faults, "fault scenario YAML (link down, degrade, flap)");
+    c->add_option("--timeout", o.timeout, "watchdog: report a hang when a collective runs longer, e.g. 10min");
+    c->add_flag("--fail-on-hang", o.fail_on_hang, "exit 1 when a collective hangs");
     return c;
 }
 
@@ -47,8 +51,18 @@ int run_coll(const CollOptions& o) {
     if (n < 1 || n > gpu_count)
         bad_option("--ranks", fmt::format("1 to {} (the GPUs in {})", gpu_count, o.topology), std::to_string(o.ranks));
     Routes routes(topo);
-    PredictRequest req{*op,   Bytes{}, {topo.gpus().begin(), topo.gpus().begin() + n}, o.algo, o.proto, o.channels,
-                       RoutingPolicy(*routing, o.seed)};
+    PredictRequest req{*op, Bytes{}, {topo.gpus().begin(), topo.gpus().begin() + n}, o.algo, o.proto, o.channels,
+                       {}, std::nullopt, RoutingPolicy(*routing, o.seed)};
+    if (!o.faults.empty()) req.setup = link_fault_setup(load_fault_plan(o.faults, topo), topo);
+    if (!o.timeout.empty()) {
+        try {
+            req.timeout = parse_time(o.timeout);
+        } catch (const std::invalid_argument& e) {
+            bad_option("--timeout", e.what(), o.timeout);
+        }
+        if (*req.timeout <= Time{}) bad_option("--timeout", "a positive time", o.timeout);
+    }
+    bool hung = false;
 
     CollReport report{std::string(to_string(*op)), o.algo, o.proto, topo.name(), o.topology, n, {}};
     const Calibration defaults;
@@ -61,13 +75,21 @@ int run_coll(const CollOptions& o) {
         row.algo = p.algo;
         row.proto = std::string(to_string(p.proto));
         row.channels = p.channels;
+        if (p.hang) {
+            hung = true;
+            row.algbw_GBps = row.busbw_GBps = 0;
+            HangInfo h{p.hang->at, p.hang->timed_out, p.hang->steps_done, p.hang->steps_total, p.hang->waiting_ranks, {}};
+            for (ChannelId c : p.hang->dead_channels)
+                h.dead_links.push_back(topo.device(topo.channel_source(c)).name + "->" + topo.device(topo.channel_target(c)).name);
+            row.hang = std::move(h);
+        }
         report.rows.push_back(std::move(row));
     }
     const std::string out = o.format == "json" ? render_json(report)
                             : o.format == "csv" ? render_csv(report)
                                                 : render_table(report);
     std::fwrite(out.data(), 1, out.size(), stdout);
-    return 0;
+    return hung && o.fail_on_hang ? 1 : 0;
 }
 
 }  // namespace collsim

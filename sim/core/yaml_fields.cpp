@@ -1,9 +1,9 @@
 #include "sim/core/yaml_fields.hpp"
 
-#include <fstream>
 #include <iterator>
-#include <sstream>
 #include <stdexcept>
+
+#include "sim/core/text_file.hpp"
 
 namespace collsim {
 
@@ -146,12 +146,6 @@ YAML::Node load_yaml_text(const std::string& text, const std::string& name) {
     }
 }
 
-YAML::Node load_yaml_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "it cannot be opened");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return load_yaml_text(ss.str(), path);
-}
+YAML::Node load_yaml_file(const std::string& path) { return load_yaml_text(read_text_file(path), path); }
 
 }  // namespace collsim

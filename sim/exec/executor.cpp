@@ -78,21 +78,18 @@ void Executor::ready(StepId s) {
         begin(s);
 }
 
+uint64_t Executor::connection(const Step& s) {
+    return (static_cast<uint64_t>(s.rank) << 40) ^ (static_cast<uint64_t>(s.peer) << 16) ^ static_cast<uint64_t>(s.channel);
+}
+
 void Executor::begin(StepId s) {
     const Step& step = schedule_->steps[s];
     const DeviceId gpu = rank_gpus_[static_cast<std::size_t>(step.rank)];
     switch (step.kind) {
         case StepKind::send: {
-            const DeviceId peer = rank_gpus_[static_cast<std::size_t>(step.peer)];
-            // The channel is the connection (one queue pair per channel and
-            // peer, as NCCL opens them): it is the flow id that ECMP hashes.
-            Path p = routing_.route(routes_, gpu, peer, static_cast<uint64_t>(step.channel),
-                                    [this](ChannelId c) { return net_.flows_on(c); });
-            std::vector<ResourceId> res = send_resources(topo_, p);
-            // Protocol overhead (flags, headers) inflates the bytes on the wire.
-            Bytes wire((step.bytes.count() * proto_.payload_den + proto_.payload_num - 1) / proto_.payload_num);
-            net_.start_flow(std::move(res), wire, p.latency + proto_.step_latency(p.link_class),
-                            [this, s] { complete(s); });
+            auto& queue = connection_queue_[connection(step)];
+            queue.push_back(s);
+            if (queue.size() == 1) send(s);
             break;
         }
         case StepKind::reduce: {
@@ -105,8 +102,29 @@ void Executor::begin(StepId s) {
     }
 }
 
+void Executor::send(StepId s) {
+    const Step& step = schedule_->steps[s];
+    const DeviceId gpu = rank_gpus_[static_cast<std::size_t>(step.rank)];
+    const DeviceId peer = rank_gpus_[static_cast<std::size_t>(step.peer)];
+    // The channel is the connection (one queue pair per channel and peer, as
+    // NCCL opens them): it is the flow id that ECMP hashes.
+    Path p = routing_.route(routes_, gpu, peer, static_cast<uint64_t>(step.channel),
+                            [this](ChannelId c) { return net_.flows_on(c); });
+    std::vector<ResourceId> res = send_resources(topo_, p);
+    // Protocol overhead (flags, headers) inflates the bytes on the wire.
+    Bytes wire((step.bytes.count() * proto_.payload_den + proto_.payload_num - 1) / proto_.payload_num);
+    const Time latency = p.latency + proto_.step_latency(p.link_class) + net_.extra_latency(res);
+    net_.start_flow(std::move(res), wire, latency, [this, s] {
+        auto& queue = connection_queue_[connection(schedule_->steps[s])];
+        queue.pop_front();
+        if (!queue.empty()) send(queue.front());
+        complete(s);
+    });
+}
+
 void Executor::complete(StepId s) {
     ++finished_;
+    waiting_on_[s] = kDone;
     if (observer_) observer_(s);
     for (StepId d : dependents_[s])
         if (--waiting_on_[d] == 0) ready(d);

@@ -1,10 +1,13 @@
 #pragma once
 // Runs a Schedule on the network: a step starts when its dependencies are
-// done; a send becomes a flow on a route between the two ranks' GPUs, a
+// done (and, for a send, when the previous send on its connection is done); a
+// send becomes a flow on a route between the two ranks' GPUs, a
 // reduction a flow on the GPU's memory, a copy is free (NCCL writes received
 // data straight into the output buffer).
 #include <array>
+#include <deque>
 #include <functional>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/core/simulator.hpp"
@@ -46,11 +49,14 @@ public:
     // Extra time before each step may start (seeded jitter for run-to-run studies).
     void delay_steps(std::function<Time(StepId)> delay) { delay_ = std::move(delay); }
     std::size_t steps_finished() const { return finished_; }
+    bool finished(StepId s) const { return waiting_on_[s] == kDone; }
 
 private:
     void ready(StepId s);
     void begin(StepId s);
+    void send(StepId s);
     void complete(StepId s);
+    static uint64_t connection(const Step& s);
 
     Simulator& sim_;
     Network& net_;
@@ -60,6 +66,7 @@ private:
     Protocol proto_;
     RoutingPolicy routing_;
 
+    static constexpr uint32_t kDone = UINT32_MAX;
     const Schedule* schedule_ = nullptr;
     std::vector<uint32_t> waiting_on_;
     std::vector<std::vector<StepId>> dependents_;
@@ -67,6 +74,10 @@ private:
     std::function<void()> done_;
     std::function<void(StepId)> observer_;
     std::function<Time(StepId)> delay_;
+    // Sends waiting for their connection (rank, peer, channel): NCCL moves the
+    // data of one connection through one FIFO of buffer slots, so a send does
+    // not overtake or share bandwidth with the one before it.
+    std::unordered_map<uint64_t, std::deque<StepId>> connection_queue_;
 };
 
 }  // namespace collsim
