@@ -12,7 +12,8 @@
 // sends pay only their links.
 //
 // Closed form: T = launch + the direct reduce-scatter (each rank's p-1 blocks
-// through its link at once, then p-1 reductions) + the first chunk's trip up
+// through its link at once; the chunks are added as they arrive, so only the
+// last chunk from each of the p-1 senders adds time) + the first chunk's trip up
 // and down the tree + (k-1) chunks x the busiest link's load per chunk + the
 // direct all-gather of the last chunk (the all-gather of chunk j overlaps the
 // network's work on the later chunks).
@@ -100,10 +101,12 @@ Schedule collnet_schedule(const CollectiveCall& call, const Communicator& comm) 
         auto bytes = [&](int block, int j) { return piece(piece(channel_bytes, p, block), k, j); };
         // 1. Direct reduce-scatter inside each server; summed[r]: rank r's block is complete.
         std::vector<StepId> summed(un, kNoStep);
+        // Chunk j from every sender is added before chunk j+1, in arrival order.
         for (const auto& node : comm.nodes)
-            for (int from = 0; from < p; ++from)
-                for (int b = 0; b < p; ++b)
-                    for (int j = 0; j < k && b != from; ++j) {
+            for (int b = 0; b < p; ++b)
+                for (int j = 0; j < k; ++j)
+                    for (int from = 0; from < p; ++from) {
+                        if (from == b) continue;
                         const int dst = node[static_cast<std::size_t>(b)];
                         const StepId sent = s.send(node[static_cast<std::size_t>(from)], dst, ch, chunk(b, j), bytes(b, j));
                         auto& last = summed[static_cast<std::size_t>(dst)];
@@ -199,7 +202,7 @@ Estimate collnet_estimate(const CollectiveCall& call, CostModel& m) {
                                                    bytes, ch});
             return m.concurrent(all);
         };
-        t += direct(block) + m.reduce(comm.gpus[0], block * (p - 1), channels);
+        t += direct(block) + m.reduce_steps(comm.gpus[0], b, p - 1, channels);
         // The all-gather of chunk j starts as chunk j comes back from the
         // network, so only the last chunk's shows, unless it is the slower pipe.
         gather_part = direct(b);

@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "sim/hw/servers.hpp"
+#include "algorithms/tuner/comm_shape.hpp"
 
 namespace collsim {
 
@@ -17,8 +17,8 @@ Communicator make_communicator(const Topology& topo, std::vector<DeviceId> gpus)
     Communicator c;
     c.topo = &topo;
     c.gpus = std::move(gpus);
-    const std::vector<int> server = server_of_devices(topo);
-    std::map<int, int> node_of_server;
+    const std::vector<uint32_t> server = node_of_devices(topo);
+    std::map<uint32_t, int> node_of_server;
     for (DeviceId g : c.gpus) {
         auto [it, fresh] = node_of_server.emplace(server[g], static_cast<int>(c.nodes.size()));
         if (fresh) c.nodes.emplace_back();

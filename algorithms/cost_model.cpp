@@ -15,11 +15,19 @@ const Path& CostModel::path(DeviceId a, DeviceId b, int channel) {
     return it->second;
 }
 
+Bandwidth CostModel::capacity(ChannelId c) const {
+    const Link& l = comm_.topo->link(Topology::link_of(c));
+    return scaled_bandwidth(l.bandwidth, efficiency_[static_cast<std::size_t>(link_class(l.kind))]);
+}
+
 Estimate CostModel::send(DeviceId a, DeviceId b, Bytes payload, int sharing, int channel, bool hop_latency) {
     const Path& p = path(a, b, channel);
     Estimate e{p.latency + (hop_latency ? proto_.step_latency(p.link_class) : Time{}), Time{}};
-    if (!p.channels.empty() && payload.count() > 0)
-        e.bandwidth = transfer_time(wire_bytes(payload, proto_), Bandwidth::bytes_per_s(p.bottleneck.bps() / sharing));
+    if (!p.channels.empty() && payload.count() > 0) {
+        int64_t bottleneck = INT64_MAX;
+        for (ChannelId c : p.channels) bottleneck = std::min(bottleneck, capacity(c).bps());
+        e.bandwidth = transfer_time(wire_bytes(payload, proto_), Bandwidth::bytes_per_s(bottleneck / sharing));
+    }
     return e;
 }
 
@@ -49,7 +57,7 @@ std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& tr
         if (!p.channels.empty() && t.bytes.count() > 0) {
             int64_t rate = INT64_MAX;
             for (ChannelId l : p.channels)
-                rate = std::min(rate, comm_.topo->link(Topology::link_of(l)).bandwidth.bps() / load[l]);
+                rate = std::min(rate, capacity(l).bps() / load[l]);
             e.bandwidth = transfer_time(wire_bytes(t.bytes, proto_), Bandwidth::bytes_per_s(rate));
         }
         out.push_back(e);
@@ -59,7 +67,8 @@ std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& tr
 
 Estimate CostModel::reduce(DeviceId gpu, Bytes payload, int sharing) const {
     const Bandwidth m = comm_.topo->device(gpu).memory_bandwidth;
-    return Estimate{Time{}, transfer_time(payload * kReduceMemoryTraffic, Bandwidth::bytes_per_s(m.bps() / sharing))};
+    return Estimate{Time{}, transfer_time(exposed_reduction(payload, proto_) * kReduceMemoryTraffic,
+                                          Bandwidth::bytes_per_s(m.bps() / sharing))};
 }
 
 Estimate CostModel::local_copy(DeviceId gpu, Bytes payload, int sharing) const {

@@ -7,6 +7,7 @@
 // Flows of one algorithm that share a link by design (channels on one route,
 // two children feeding one parent) are part of the closed form; anything else
 // sharing a link is contention, which only the flow simulation sees.
+#include <array>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -43,8 +44,11 @@ struct Transfer {
 
 class CostModel {
 public:
-    CostModel(const Communicator& comm, Routes& routes, const Protocol& proto)
-        : comm_(comm), routes_(routes), proto_(proto) {}
+    // `efficiency`: the share of each LinkClass's bandwidth collectives get, as
+    // the flow simulation is given it (LinkEfficiency).
+    CostModel(const Communicator& comm, Routes& routes, const Protocol& proto,
+              std::array<double, 3> efficiency = {1.0, 1.0, 1.0})
+        : comm_(comm), routes_(routes), proto_(proto), efficiency_(efficiency) {}
 
     const Communicator& comm() const { return comm_; }
     const Protocol& protocol() const { return proto_; }
@@ -64,14 +68,22 @@ public:
     std::vector<Estimate> concurrent_each(const std::vector<Transfer>& transfers, bool hop_latency = true);
     // A reduction of `payload` on a GPU while `sharing` reductions run there.
     Estimate reduce(DeviceId gpu, Bytes payload, int sharing = 1) const;
+    // `steps` reductions of `payload` each, one after another.
+    Estimate reduce_steps(DeviceId gpu, Bytes payload, int64_t steps, int sharing = 1) const {
+        const Estimate one = reduce(gpu, payload, sharing);
+        return Estimate{one.latency, one.bandwidth * steps};
+    }
     Estimate local_copy(DeviceId gpu, Bytes payload, int sharing = 1) const;
 
     const Path& path(DeviceId a, DeviceId b, int channel);
+    // A link direction's bandwidth as the flow simulation sees it.
+    Bandwidth capacity(ChannelId c) const;
 
 private:
     const Communicator& comm_;
     Routes& routes_;
     Protocol proto_;
+    std::array<double, 3> efficiency_;
     std::map<std::tuple<DeviceId, DeviceId, int>, Path> paths_;
 };
 

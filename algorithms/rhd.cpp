@@ -128,7 +128,7 @@ Estimate rhd_estimate(const CollectiveCall& call, CostModel& m) {
         const auto ga = gpus[static_cast<std::size_t>(a)], gb = gpus[static_cast<std::size_t>(b)];
         Estimate t = slower(done[static_cast<std::size_t>(a)], done[static_cast<std::size_t>(b)]) +
                      m.send_channels(ga, gb, block * blocks, channels);
-        if (reduce) t += m.reduce(gb, block * blocks, channels);
+        if (reduce) t += m.reduce_steps(gb, block, blocks, channels);
         next[static_cast<std::size_t>(b)] = t;
     };
     std::vector<Estimate> next = done;

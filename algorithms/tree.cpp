@@ -19,9 +19,9 @@
 // transfer of one chunk round (both trees, every channel, up and down) shares
 // the links it crosses and every reduction shares its GPU's memory. The first
 // chunk shares links only with its own tree's other channels (the other
-// tree's first chunk is elsewhere in the fabric by then), an approximation
-// that holds within 2% for chains and for pipelines of many chunks; a few
-// pipeline chunks on many servers make it up to ~25% pessimistic.
+// tree's first chunk is elsewhere in the fabric by then). Within 2% for one
+// chunk and for many (hundreds); with tens of chunks it is up to ~13% high,
+// because the busiest link starts working before the first chunk's trip ends.
 #include "algorithms/algorithm.hpp"
 
 namespace collsim {
@@ -158,7 +158,7 @@ Estimate tree_estimate(const CollectiveCall& call, CostModel& m) {
     Time period{};
     for (const Estimate& e : each) period = std::max(period, e.bandwidth);
     for (int v = 0; v < n; ++v)
-        period = std::max(period, m.reduce(gpu(v), b * reductions[static_cast<std::size_t>(v)]).bandwidth);
+        period = std::max(period, m.reduce_steps(gpu(v), b, reductions[static_cast<std::size_t>(v)]).bandwidth);
     // The first chunk's longest path through each tree. Its transfers share
     // links with the same tree's other channels, moving in step with them,
     // but hardly with the other tree, whose first chunk is elsewhere.
@@ -188,7 +188,7 @@ Estimate tree_estimate(const CollectiveCall& call, CostModel& m) {
             for (int c : t.children[v]) arrived = slower(arrived, ready[static_cast<std::size_t>(c)] + hop_up[static_cast<std::size_t>(c)]);
             const auto kids = static_cast<int64_t>(t.children[v].size());
             // Its reductions share the GPU's memory with the other channels'.
-            ready[v] = arrived + m.reduce(gpu(*it), b * kids, channels);
+            ready[v] = arrived + m.reduce_steps(gpu(*it), b, kids, channels);
         }
         std::vector<Estimate> got(static_cast<std::size_t>(n));
         got[static_cast<std::size_t>(t.root)] = ready[static_cast<std::size_t>(t.root)];

@@ -8,12 +8,13 @@ namespace collsim {
 struct CollOptions {
     std::string topology;
     std::string op;         // empty: allreduce, or the --algo-file's operation
-    std::string algo;       // empty: the first registered algorithm that implements --op
+    std::string algo = "auto";
     std::string algo_file;  // an MSCCL XML algorithm instead of --algo
-    std::string proto;      // empty: simple, or the --algo-file's protocol
+    std::string proto = "auto";
     std::string sizes = "8:1G";
     std::string dtype = "float";
     std::string format = "table";
+    std::string routing = "ecmp";
     std::string model = "flow";
     std::string gpus;  // "0,2,4" or GPU names; empty: --ranks
     int ranks = 0;     // 0: every GPU of the topology
@@ -21,6 +22,9 @@ struct CollOptions {
     int channels = 0;  // 0: one per distinct first-hop link between ring neighbours
     bool explain = false;
     uint64_t seed = 0;
+    std::string faults;   // fault scenario YAML
+    std::string timeout;  // watchdog, e.g. 10min
+    bool fail_on_hang = false;
 };
 
 CLI::App* add_coll_command(CLI::App& app, CollOptions& opts);

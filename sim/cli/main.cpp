@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 
 #include "sim/cli/coll_command.hpp"
+#include "sim/cli/topo_command.hpp"
+#include "sim/cli/diagnose_command.hpp"
+#include "sim/cli/numerics_command.hpp"
 #include "sim/core/error.hpp"
 
 int main(int argc, char** argv) {
@@ -13,6 +16,12 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     collsim::CollOptions coll;
     CLI::App* coll_cmd = collsim::add_coll_command(app, coll);
+    collsim::TopoOptions topo;
+    CLI::App* topo_cmd = collsim::add_topo_command(app, topo);
+    collsim::NumericsOptions numerics;
+    CLI::App* numerics_cmd = collsim::add_numerics_command(app, numerics);
+    collsim::DiagnoseOptions diagnose;
+    CLI::App* diagnose_cmd = collsim::add_diagnose_command(app, diagnose);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -23,6 +32,9 @@ int main(int argc, char** argv) {
     }
     try {
         if (coll_cmd->parsed()) return collsim::run_coll(coll);
+        if (topo_cmd->parsed()) return collsim::run_topo(*topo_cmd, topo);
+        if (numerics_cmd->parsed()) return collsim::run_numerics_command(numerics);
+        if (diagnose_cmd->parsed()) return collsim::run_diagnose_command(diagnose);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;

@@ -5,12 +5,13 @@
 
 namespace collsim {
 
-std::vector<Bandwidth> network_resources(const Topology& topo) {
+std::vector<Bandwidth> network_resources(const Topology& topo, const LinkEfficiency& efficiency) {
     std::vector<Bandwidth> caps;
     caps.reserve(topo.channel_count() + topo.devices().size());
     for (const Link& l : topo.links()) {
-        caps.push_back(l.bandwidth);
-        caps.push_back(l.bandwidth);
+        const Bandwidth bw = scaled_bandwidth(l.bandwidth, efficiency[static_cast<std::size_t>(link_class(l.kind))]);
+        caps.push_back(bw);
+        caps.push_back(bw);
     }
     for (const Device& d : topo.devices()) caps.push_back(d.memory_bandwidth);
     return caps;
@@ -20,9 +21,26 @@ ResourceId memory_resource(const Topology& topo, DeviceId d) {
     return static_cast<ResourceId>(topo.channel_count() + d);
 }
 
+std::vector<ResourceId> send_resources(const Topology& topo, const Path& p) {
+    std::vector<ResourceId> res(p.channels.begin(), p.channels.end());
+    for (std::size_t i = 1; i < p.channels.size(); ++i) {
+        const DeviceId via = topo.channel_source(p.channels[i]);
+        const Device& d = topo.device(via);
+        if (d.kind == DeviceKind::root_complex && d.memory_bandwidth.bps() > 0)
+            res.push_back(memory_resource(topo, via));
+    }
+    return res;
+}
+
 Executor::Executor(Simulator& sim, Network& net, Routes& routes, const Topology& topo,
-                   std::vector<DeviceId> rank_gpus, Protocol proto)
-    : sim_(sim), net_(net), routes_(routes), topo_(topo), rank_gpus_(std::move(rank_gpus)), proto_(proto) {}
+                   std::vector<DeviceId> rank_gpus, Protocol proto, RoutingPolicy routing)
+    : sim_(sim),
+      net_(net),
+      routes_(routes),
+      topo_(topo),
+      rank_gpus_(std::move(rank_gpus)),
+      proto_(proto),
+      routing_(routing) {}
 
 DeviceId Executor::device_of(int participant) const {
     const auto n = static_cast<int>(rank_gpus_.size());
@@ -63,23 +81,26 @@ void Executor::start(const Schedule& schedule, std::function<void()> done) {
 }
 
 void Executor::ready(StepId s) {
+    const Time delay = delay_ ? delay_(s) : Time{};
+    if (delay > Time{})
+        sim_.schedule_in(delay, [this, s] { begin(s); });
+    else
+        begin(s);
+}
+
+uint64_t Executor::connection(const Step& s) {
+    return (static_cast<uint64_t>(s.rank) << 40) ^ (static_cast<uint64_t>(s.peer) << 16) ^ static_cast<uint64_t>(s.channel);
+}
+
+void Executor::begin(StepId s) {
     const Step& step = schedule_->steps[s];
     const DeviceId dev = device_of(step.rank);
     const bool on_gpu = step.rank < schedule_->ranks;
     switch (step.kind) {
         case StepKind::send: {
-            const DeviceId peer = device_of(step.peer);
-            Path p = routes_.path(dev, peer, static_cast<uint64_t>(step.channel));
-            std::vector<ResourceId> res(p.channels.begin(), p.channels.end());
-            const Time hop = step.pays_hop_latency() ? proto_.step_latency(p.link_class) : Time{};
-            if (!peak_.empty()) count_load(s, p.channels);
-            // The flow ends when the last byte has left; it arrives after the latency.
-            net_.start_flow(std::move(res), wire_bytes(step.bytes, proto_), Time{},
-                            [this, s, arrive = p.latency + hop] {
-                                if (!peak_.empty()) count_load(s, {});
-                                release(s, true);
-                                sim_.schedule_in(arrive, [this, s] { complete(s); });
-                            });
+            auto& queue = connection_queue_[connection(step)];
+            queue.push_back(s);
+            if (queue.size() == 1) send(s);
             break;
         }
         // A switch reduces at its ports' line rate (NVLink SHARP, InfiniBand
@@ -90,8 +111,8 @@ void Executor::ready(StepId s) {
                 complete(s);
                 break;
             }
-            net_.start_flow({memory_resource(topo_, dev)}, step.bytes * kReduceMemoryTraffic, Time{},
-                            [this, s] { complete(s); });
+            net_.start_flow({memory_resource(topo_, dev)}, exposed_reduction(step.bytes, proto_) * kReduceMemoryTraffic,
+                            Time{}, [this, s] { complete(s); });
             break;
         case StepKind::local_copy:
         case StepKind::local_reduce:
@@ -107,11 +128,39 @@ void Executor::ready(StepId s) {
     }
 }
 
+void Executor::send(StepId s) {
+    const Step& step = schedule_->steps[s];
+    // The channel is the connection (one queue pair per channel and peer, as
+    // NCCL opens them): it is the flow id that ECMP hashes.
+    Path p = routing_.route(routes_, device_of(step.rank), device_of(step.peer), static_cast<uint64_t>(step.channel),
+                            [this](ChannelId c) { return net_.flows_on(c); });
+    std::vector<ResourceId> res = send_resources(topo_, p);
+    const Time hop = step.pays_hop_latency() ? proto_.step_latency(p.link_class) : Time{};
+    const Time latency = p.latency + hop + net_.extra_latency(res);
+    if (!peak_.empty()) count_load(s, p.channels);
+    // The flow ends when the last byte has left; it arrives after the latency.
+    net_.start_flow(std::move(res), wire_bytes(step.bytes, proto_), Time{}, [this, s, latency] {
+        sent(s);
+        sim_.schedule_in(latency, [this, s] { complete(s); });
+    });
+}
+
+// A send's bytes have left: its connection takes the next send, and what
+// waits only for the sending goes ahead.
+void Executor::sent(StepId s) {
+    if (!peak_.empty()) count_load(s, {});
+    auto& queue = connection_queue_[connection(schedule_->steps[s])];
+    queue.pop_front();
+    if (!queue.empty()) send(queue.front());
+    release(s, true);
+}
+
 // Adds a send's links to the in-flight counts (or, given none, removes them).
 void Executor::count_load(StepId s, const std::vector<ChannelId>& channels) {
     if (in_flight_.size() != peak_.size()) in_flight_.assign(peak_.size(), 0);
     if (channels.empty()) {
         auto it = tracked_.find(s);
+        if (it == tracked_.end()) return;
         for (ChannelId c : it->second) --in_flight_[c];
         tracked_.erase(it);
         return;
@@ -133,6 +182,8 @@ void Executor::release(StepId s, bool sent) {
 
 void Executor::complete(StepId s) {
     ++finished_;
+    waiting_on_[s] = kDone;
+    if (observer_) observer_(s);
     release(s, false);
     if (finished_ == schedule_->steps.size()) done_();
 }

@@ -1,11 +1,15 @@
 #pragma once
 // Runs a Schedule on the network: a step starts when its dependencies are
-// done; a send becomes a flow on a route between the two participants'
-// devices, a reduction on a GPU a flow on the GPU's memory, a local copy a
-// smaller one; receiving into place is free (NCCL writes received data straight
-// into the output buffer), and so is a reduction inside a switch (see below).
+// done (and, for a send, when the previous send on its connection has left);
+// a send becomes a flow on a route between the two participants' devices, a
+// reduction on a GPU a flow on the GPU's memory, a local copy a smaller one;
+// receiving into place is free (NCCL writes received data straight into the
+// output buffer), and so is a reduction inside a switch (see executor.cpp).
+#include <array>
+#include <deque>
 #include <functional>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/core/simulator.hpp"
@@ -14,22 +18,35 @@
 #include "sim/exec/step_costs.hpp"
 #include "sim/hw/routes.hpp"
 #include "sim/net/network.hpp"
+#include "sim/net/routing_policy.hpp"
 
 namespace collsim {
 
+// Share of nominal bandwidth that each LinkClass (nvlink, pci, net) delivers.
+using LinkEfficiency = std::array<double, 3>;
+inline constexpr LinkEfficiency kNominalLinks{1.0, 1.0, 1.0};
+
 // Resource ids for a topology: one per link direction, then one memory port
 // per device (only GPUs' are used).
-std::vector<Bandwidth> network_resources(const Topology& topo);
+std::vector<Bandwidth> network_resources(const Topology& topo, const LinkEfficiency& efficiency = kNominalLinks);
 ResourceId memory_resource(const Topology& topo, DeviceId d);
+// What a send on `p` occupies: its link directions, and the memory of every
+// root complex on the way that stages traffic through host memory (no P2P).
+std::vector<ResourceId> send_resources(const Topology& topo, const Path& p);
 
 class Executor {
 public:
     Executor(Simulator& sim, Network& net, Routes& routes, const Topology& topo, std::vector<DeviceId> rank_gpus,
-             Protocol proto);
+             Protocol proto, RoutingPolicy routing = {});
 
     // Starts the schedule now; `done` runs when its last step has finished.
     void start(const Schedule& schedule, std::function<void()> done);
+    // Called as each step finishes: the order in which data really combined.
+    void on_step_finished(std::function<void(StepId)> observer) { observer_ = std::move(observer); }
+    // Extra time before each step may start (seeded jitter for run-to-run studies).
+    void delay_steps(std::function<Time(StepId)> delay) { delay_ = std::move(delay); }
     std::size_t steps_finished() const { return finished_; }
+    bool finished(StepId s) const { return waiting_on_[s] == kDone; }
     // Counts, per link direction, the most sends in flight at once (for
     // explaining contention); off unless asked for before start().
     void track_link_load() { peak_.assign(topo_.channel_count(), 0); }
@@ -38,9 +55,13 @@ public:
 private:
     DeviceId device_of(int participant) const;
     void ready(StepId s);
+    void begin(StepId s);
+    void send(StepId s);
+    void sent(StepId s);
     void release(StepId s, bool sent);
-    void count_load(StepId s, const std::vector<ChannelId>& channels);
     void complete(StepId s);
+    void count_load(StepId s, const std::vector<ChannelId>& channels);
+    static uint64_t connection(const Step& s);
 
     Simulator& sim_;
     Network& net_;
@@ -48,7 +69,9 @@ private:
     const Topology& topo_;
     std::vector<DeviceId> rank_gpus_;
     Protocol proto_;
+    RoutingPolicy routing_;
 
+    static constexpr uint32_t kDone = UINT32_MAX;
     const Schedule* schedule_ = nullptr;
     std::vector<uint32_t> waiting_on_;
     // Dependents of step s: dependents_[dependents_begin_[s] .. dependents_begin_[s+1]),
@@ -57,6 +80,13 @@ private:
     std::vector<StepId> dependents_;
     std::size_t finished_ = 0;
     std::function<void()> done_;
+    std::function<void(StepId)> observer_;
+    std::function<Time(StepId)> delay_;
+    // Sends waiting for their connection (sender, peer, channel): NCCL moves the
+    // data of one connection through one FIFO of buffer slots, so a send does
+    // not overtake or share bandwidth with the one before it; it starts once
+    // the one before has left (not arrived: the slots keep several in flight).
+    std::unordered_map<uint64_t, std::deque<StepId>> connection_queue_;
     std::vector<uint32_t> peak_, in_flight_;
     std::map<StepId, std::vector<ChannelId>> tracked_;
 };

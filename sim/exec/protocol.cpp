@@ -69,6 +69,16 @@ std::optional<Protocol> nccl_protocol(NcclFamily family, ProtoKind proto) {
     // src/include/device.h NCCL_LL128_LINESIZE / NCCL_LL128_ELEMS_PER_THREAD).
     if (proto == ProtoKind::ll) out.payload_num = 1, out.payload_den = 2;
     if (proto == ProtoKind::ll128) out.payload_num = 120, out.payload_den = 128;
+    // Slot payloads from NCCL's buffer sizes (src/include/device.h, src/init.cc),
+    // each buffer split into NCCL_STEPS = 8 slots:
+    //   Simple: DEFAULT_BUFFSIZE 4 MiB / 8 = 512 KiB;
+    //   LL: 8 lines/thread x 512 threads x 16-byte lines / 8 = 8 KiB on the wire, half of it data;
+    //   LL128: 120 elements/thread x 640 threads x 8 bytes / 8 = 76800 B, 120/128 of it data.
+    switch (proto) {
+        case ProtoKind::simple: out.pipeline_slot = Bytes(512 * 1024); break;
+        case ProtoKind::ll: out.pipeline_slot = Bytes(4 * 1024); break;
+        case ProtoKind::ll128: out.pipeline_slot = Bytes(76800 * 120 / 128); break;
+    }
     return out;
 }
 

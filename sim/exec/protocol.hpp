@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "sim/core/time.hpp"
+#include "sim/core/units.hpp"
 #include "sim/hw/link.hpp"
 
 namespace collsim {
@@ -22,6 +23,10 @@ struct Protocol {
     Time base_latency;                // once per collective call
     std::array<Time, 3> hop_latency;  // per step, indexed by LinkClass (nvlink, pci, net)
     int64_t payload_num = 1, payload_den = 1;  // share of wire bytes that are payload
+    // NCCL hands data between ranks in buffer slots of this much payload, so a
+    // reduction overlaps the transfer of the next slot: only the last slot's
+    // reduction adds to a step's time.
+    Bytes pipeline_slot;
 
     Time step_latency(LinkClass c) const { return hop_latency[static_cast<std::size_t>(c)]; }
 };

@@ -1,6 +1,7 @@
 #pragma once
 // What a step costs besides its route, shared by the executor (which charges
 // it) and the closed forms (which must charge the same).
+#include <algorithm>
 #include <cstdint>
 
 #include "sim/core/units.hpp"
@@ -12,6 +13,20 @@ namespace collsim {
 // traffic per byte reduced. A local copy reads and writes: 2.
 constexpr int64_t kReduceMemoryTraffic = 3;
 constexpr int64_t kCopyMemoryTraffic = 2;
+
+// NCCL fuses a received chunk's reduction into its copy loop, so it overlaps
+// the transfer of later slots: a reduce step costs only its last pipeline
+// slot's reduction (Protocol::pipeline_slot). Local reductions and copies
+// (MSCCL's re and cpy) are not overlapped and cost their whole size.
+inline Bytes exposed_reduction(Bytes payload, const Protocol& proto) {
+    return proto.pipeline_slot.count() > 0 ? std::min(payload, proto.pipeline_slot) : payload;
+}
+
+// A link's bandwidth scaled by the share of it that collectives achieve
+// (LinkEfficiency in executor.hpp), in whole bytes per second.
+inline Bandwidth scaled_bandwidth(Bandwidth nominal, double efficiency) {
+    return Bandwidth::bytes_per_s(static_cast<int64_t>(static_cast<double>(nominal.bps()) * efficiency));
+}
 
 // Bytes on the wire for `payload` bytes under a protocol (flags, headers), rounded up.
 inline Bytes wire_bytes(Bytes payload, const Protocol& proto) {

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/exec/interpret.hpp"
+
 namespace collsim {
 
 namespace {
@@ -33,14 +35,6 @@ void add_into(Contributions& into, const Contributions& more) {
         }
     }
     into = std::move(sum);
-}
-
-// splitmix64: a tiny deterministic generator for the execution order.
-uint64_t next_random(uint64_t& state) {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
 }
 
 // The operation's data in the schedule's chunk space.
@@ -133,80 +127,28 @@ SymbolicState run_symbolic(const Schedule& s, CollOp op, uint64_t order_seed, in
     st.problem = make_roles(s, op, roles);
     if (!st.problem.empty()) return st;
     initial_state(roles, op, root, st);
-
-    const std::size_t total = s.steps.size();
-    std::vector<uint32_t> waiting(total);
-    std::vector<std::vector<StepId>> dependents(total);
-    std::vector<StepId> ready;
-    for (StepId i = 0; i < total; ++i) {
-        const auto deps = s.deps(i);
-        waiting[i] = static_cast<uint32_t>(deps.size());
-        for (StepId d : deps) dependents[dep_step(d)].push_back(i);
-        if (waiting[i] == 0) ready.push_back(i);
-    }
-    // What each send carried, until its receive consumes it.
-    std::vector<Contributions> in_flight(total);
-    std::vector<uint8_t> consumed(total, 0);
-    uint64_t rng = order_seed;
-    std::size_t done = 0;
-    auto fail = [&](std::string why) {
-        st.problem = std::move(why);
+    const std::vector<StepId> order = random_dependency_order(s, order_seed);
+    if (order.size() != s.steps.size()) {
+        st.problem = fmt::format("{} of {} steps never became ready (a dependency cycle)", s.steps.size() - order.size(),
+                                 s.steps.size());
         return st;
-    };
-    while (!ready.empty()) {
-        const auto pick = static_cast<std::size_t>(next_random(rng) % ready.size());
-        const StepId id = ready[pick];
-        ready[pick] = ready.back();
-        ready.pop_back();
-        const Step& step = s.steps[id];
-        if (step.rank < 0 || step.rank >= s.participants() || step.chunk < 0 || step.chunk >= s.chunks ||
-            step.src_chunk < 0 || step.src_chunk >= s.chunks)
-            return fail(fmt::format("step {}: participant or chunk out of range", id));
-        auto& values = st.value[static_cast<std::size_t>(step.rank)];
-        auto& mine = values[static_cast<std::size_t>(step.chunk)];
-        switch (step.kind) {
-            case StepKind::send:
-                if (mine.empty())
-                    return fail(fmt::format("step {}: participant {} sends chunk {} it does not hold", id, step.rank,
-                                            step.chunk));
-                in_flight[id] = mine;
-                break;
-            case StepKind::local_copy:
-            case StepKind::local_reduce: {
-                const auto& src = values[static_cast<std::size_t>(step.src_chunk)];
-                if (src.empty())
-                    return fail(fmt::format("step {}: participant {} reads chunk {} it does not hold", id,
-                                            step.rank, step.src_chunk));
-                if (step.kind == StepKind::local_copy) mine = src;
-                else add_into(mine, Contributions(src));
-                break;
-            }
-            case StepKind::reduce:
-            case StepKind::copy: {
-                if (consumed[step.from])
-                    return fail(fmt::format("step {}: send {} is received twice", id, step.from));
-                consumed[step.from] = 1;
-                Contributions got = std::move(in_flight[step.from]);
-                if (step.kind == StepKind::copy) {
-                    mine = std::move(got);
-                } else {
-                    Contributions base = values[static_cast<std::size_t>(step.src_chunk)];
-                    add_into(base, got);
-                    mine = std::move(base);
-                }
-                break;
-            }
-        }
-        ++done;
-        for (StepId d : dependents[id])
-            if (--waiting[d] == 0) ready.push_back(d);
     }
-    if (done != total)
-        return fail(fmt::format("{} of {} steps never became ready (a dependency cycle)", total - done, total));
-    for (StepId i = 0; i < total; ++i)
-        if (s.steps[i].kind == StepKind::send && !consumed[i])
-            return fail(fmt::format("step {}: send from participant {} to {} is never received", i, s.steps[i].rank,
-                                    s.steps[i].peer));
+    for (const Step& step : s.steps)
+        if (step.rank < 0 || step.rank >= s.participants() || step.chunk < 0 || step.chunk >= s.chunks ||
+            step.src_chunk < 0 || step.src_chunk >= s.chunks) {
+            st.problem = "a step's participant or chunk is out of range";
+            return st;
+        }
+    // Empty contributions stand for "holds nothing".
+    std::vector<std::vector<std::optional<Contributions>>> state(st.value.size());
+    for (std::size_t p = 0; p < state.size(); ++p)
+        for (auto& c : st.value[p]) state[p].push_back(c.empty() ? std::nullopt : std::optional<Contributions>(c));
+    st.problem = interpret(s, order, state, [](Contributions mine, const Contributions& got) {
+        add_into(mine, got);
+        return mine;
+    });
+    for (std::size_t p = 0; p < state.size(); ++p)
+        for (std::size_t c = 0; c < state[p].size(); ++c) st.value[p][c] = state[p][c].value_or(Contributions{});
     return st;
 }
 

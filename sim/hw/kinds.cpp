@@ -18,6 +18,11 @@ constexpr std::array<std::pair<std::string_view, DeviceKind>, 7> kDeviceKinds{{
     {"switch", DeviceKind::network_switch},
 }};
 
+constexpr std::array<std::pair<std::string_view, GpuArch>, 6> kArchs{{
+    {"volta", GpuArch::volta},   {"turing", GpuArch::turing}, {"ampere", GpuArch::ampere},
+    {"ada", GpuArch::ada},       {"hopper", GpuArch::hopper}, {"blackwell", GpuArch::blackwell},
+}};
+
 constexpr std::array<std::pair<std::string_view, LinkKind>, 4> kLinkKinds{{
     {"nvlink", LinkKind::nvlink},
     {"pcie", LinkKind::pcie},
@@ -39,6 +44,20 @@ std::optional<DeviceKind> device_kind_from(std::string_view s) {
 }
 
 std::string_view device_kind_choices() { return "one of gpu, nvswitch, pcie_switch, root_complex, cpu, nic, switch"; }
+
+std::string_view to_string(GpuArch a) {
+    for (const auto& [name, arch] : kArchs)
+        if (arch == a) return name;
+    return "unknown";
+}
+
+std::optional<GpuArch> gpu_arch_from(std::string_view s) {
+    for (const auto& [name, arch] : kArchs)
+        if (name == s) return arch;
+    return std::nullopt;
+}
+
+std::string_view gpu_arch_choices() { return "one of volta, turing, ampere, ada, hopper, blackwell"; }
 
 std::string_view to_string(LinkKind k) {
     for (const auto& [name, kind] : kLinkKinds)

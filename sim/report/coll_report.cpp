@@ -1,6 +1,7 @@
 #include "sim/report/coll_report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 namespace collsim {
@@ -19,28 +20,12 @@ CollRow make_row(Bytes size, int64_t count, std::string type, Time time, double 
     return row;
 }
 
-// The row layout of nccl-tests (src/common.cu): "%12li  %12li  %8s  %6s  %6i"
-// then, per placement, "  %7s  %6.2f  %6.2f  %5s". #wrong is N/A: collsim
-// moves no data (schedules are checked symbolically, in the tests).
-std::string render_table(const CollReport& r) {
-    std::string out = fmt::format(
-        "# collsim coll: {} algo {} proto {} on {} ranks, {} channel(s), topology {} ({}), model {}\n", r.op, r.algo,
-        r.proto, r.ranks, r.channels, r.topology, r.topology_file, r.model);
-    out += "#\n";
-    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>5}\n", "", "", "", "", "",
-                       "out-of-place", "", "", "");
-    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>5}\n", "size", "count", "type",
-                       "redop", "root", "time", "algbw", "busbw", "#wrong");
-    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>5}\n", "(B)", "(elements)", "",
-                       "", "", "(us)", "(GB/s)", "(GB/s)", "");
-    for (const auto& row : r.rows)
-        out += fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7.2f}  {:>6.2f}  {:>6.2f}  {:>5}\n", row.size.count(),
-                           row.count, row.type, row.redop, row.root, row.time.us(), row.algbw_GBps, row.busbw_GBps,
-                           "N/A");
+namespace {
+std::string explain_section(const CollReport& r) {
     bool any = false;
     for (const auto& row : r.rows) any = any || row.explain.has_value();
-    if (!any) return out;
-    out += "#\n# explain: flow simulation against the closed form (alpha-beta) of the algorithm\n";
+    if (!any) return "";
+    std::string out = "#\n# explain: flow simulation against the closed form (alpha-beta) of the algorithm\n";
     out += fmt::format("# {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>7}  {}\n", "size", "flow", "closed", "latency",
                        "bandwidth", "diff", "why");
     out += fmt::format("# {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>7}\n", "(B)", "(us)", "(us)", "(us)", "(us)", "(%)");
@@ -53,6 +38,32 @@ std::string render_table(const CollReport& r) {
     }
     return out;
 }
+}  // namespace
+
+// The row layout of nccl-tests (src/common.cu): "%12li  %12li  %8s  %6s  %6i"
+// then, per placement, "  %7s  %6.2f  %6.2f  %5s". #wrong is N/A: collsim
+// moves no data (schedules are checked symbolically, in the tests).
+std::string render_table(const CollReport& r) {
+    std::string out = fmt::format("# collsim coll: {} algo {} proto {} on {} ranks, topology {} ({}), model {}\n", r.op,
+                                  r.algo, r.proto, r.ranks, r.topology, r.topology_file, r.model);
+    out += "#\n";
+    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:<30}\n", "", "", "", "", "", "   out-of-place");
+    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>5}  {:>6} {:>6} {:>3}\n", "size",
+                       "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "algo", "proto", "ch");
+    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}\n", "(B)", "(elements)", "", "", "",
+                       "(us)", "(GB/s)", "(GB/s)");
+    for (const auto& row : r.rows) {
+        out += fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7.2f}  {:>6.2f}  {:>6.2f}  {:>5}  {:>6} {:>6} {:>3}\n",
+                           row.size.count(), row.count, row.type, row.redop, row.root, row.time.us(), row.algbw_GBps,
+                           row.busbw_GBps, "N/A", row.algo, row.proto, row.channels);
+        if (row.hang)
+            out += fmt::format("#   HANG: {} at {:.2f} us with {} of {} steps done; ranks waiting: {}; dead links: {}\n",
+                               row.hang->timed_out ? "watchdog fired" : "no progress possible", row.hang->at.us(),
+                               row.hang->steps_done, row.hang->steps_total, fmt::join(row.hang->waiting_ranks, ","),
+                               row.hang->dead_links.empty() ? "none" : fmt::format("{}", fmt::join(row.hang->dead_links, ", ")));
+    }
+    return out + explain_section(r);
+}
 
 std::string render_json(const CollReport& r) {
     nlohmann::ordered_json j;
@@ -60,7 +71,6 @@ std::string render_json(const CollReport& r) {
     j["algo"] = r.algo;
     j["proto"] = r.proto;
     j["ranks"] = r.ranks;
-    j["channels"] = r.channels;
     j["topology"] = r.topology;
     j["model"] = r.model;
     j["rows"] = nlohmann::ordered_json::array();
@@ -72,8 +82,18 @@ std::string render_json(const CollReport& r) {
         o["time_us"] = row.time.us();
         o["algbw_GBps"] = row.algbw_GBps;
         o["busbw_GBps"] = row.busbw_GBps;
+        o["algo"] = row.algo;
+        o["proto"] = row.proto;
+        o["channels"] = row.channels;
         o["redop"] = row.redop;
         o["root"] = row.root;
+        if (row.hang)
+            o["hang"] = {{"at_us", row.hang->at.us()},
+                         {"timed_out", row.hang->timed_out},
+                         {"steps_done", row.hang->steps_done},
+                         {"steps_total", row.hang->steps_total},
+                         {"waiting_ranks", row.hang->waiting_ranks},
+                         {"dead_links", row.hang->dead_links}};
         if (row.explain) {
             o["flow_us"] = row.explain->flow.us();
             o["analytical_us"] = row.explain->analytical.us();
@@ -87,10 +107,11 @@ std::string render_json(const CollReport& r) {
 }
 
 std::string render_csv(const CollReport& r) {
-    std::string out = "size_bytes,count,type,time_us,algbw_GBps,busbw_GBps,redop,root\n";
+    std::string out = "size_bytes,count,type,time_us,algbw_GBps,busbw_GBps,algo,proto,channels,redop,root\n";
     for (const auto& row : r.rows)
-        out += fmt::format("{},{},{},{:.6f},{:.6f},{:.6f},{},{}\n", row.size.count(), row.count, row.type,
-                           row.time.us(), row.algbw_GBps, row.busbw_GBps, row.redop, row.root);
+        out += fmt::format("{},{},{},{:.6f},{:.6f},{:.6f},{},{},{},{},{}\n", row.size.count(), row.count, row.type,
+                           row.time.us(), row.algbw_GBps, row.busbw_GBps, row.algo, row.proto, row.channels, row.redop,
+                           row.root);
     return out;
 }
 

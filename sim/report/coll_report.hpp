@@ -1,7 +1,8 @@
 #pragma once
 // The result of a collective size sweep, in nccl-tests' shape (its
 // out-of-place columns: size, count, type, redop, root, time, algbw, busbw,
-// #wrong), so a run can be diffed against an nccl-tests log.
+// #wrong), so a run can be diffed against an nccl-tests log; collsim's own
+// columns (what ran: algorithm, protocol, channels) follow.
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +10,15 @@
 #include "sim/core/units.hpp"
 
 namespace collsim {
+
+// A hang as a report shows it: names, not ids.
+struct HangInfo {
+    Time at;
+    bool timed_out = false;
+    std::size_t steps_done = 0, steps_total = 0;
+    std::vector<int> waiting_ranks;
+    std::vector<std::string> dead_links;  // "a->b" per dead direction
+};
 
 // What `coll --explain` adds to a row: both models' times and why they differ.
 struct CollExplain {
@@ -21,20 +31,22 @@ struct CollRow {
     Bytes size;
     int64_t count = 0;
     std::string type;
-    std::string redop;  // "sum", or "none" for operations that do not reduce
-    int root = -1;      // -1 for operations without a root, as nccl-tests prints
     Time time;
     double algbw_GBps = 0;
     double busbw_GBps = 0;
+    std::string algo, proto;  // what ran at this size (differs by size under auto)
+    int channels = 0;
+    std::optional<HangInfo> hang;  // the collective never finished
+    std::string redop = "none";    // "sum" for operations that reduce, as nccl-tests prints
+    int root = -1;                 // -1 for operations without a root
     std::optional<CollExplain> explain;
 };
 
 struct CollReport {
     std::string op, algo, proto, topology, topology_file;
-    std::string model = "flow";
     int ranks = 0;
-    int channels = 0;
     std::vector<CollRow> rows;
+    std::string model = "flow";
 };
 
 // algbw = size / time; busbw = algbw x factor (nccl-tests doc/PERFORMANCE.md).

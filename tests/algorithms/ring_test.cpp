@@ -53,21 +53,22 @@ TEST_CASE("the symbolic check catches a schedule that drops a reduction") {
 
 TEST_CASE("ring AllReduce on the NVSwitch server matches the closed-form ring formula") {
     // Closed form for a ring with no contention (DESIGN: flow and analytical must
-    // agree): T = base + 2(n-1)(L_step) + 2(n-1)/n * S/B + (n-1)/n * 3S/M, where
-    // L_step = NCCL Ring/Simple NVLink step latency 3.4 us + the path's physical
-    // latency (link 100 ns + NVSwitch 100 ns + link 100 ns, from dgx-h100.yaml),
-    // base = 8.4 us, B = 450 GB/s per GPU, M = 3.35 TB/s HBM (3 bytes of memory
-    // traffic per byte reduced). Channels share both B and M evenly.
+    // agree): T = base + 2(n-1) L_step + 2(n-1)/n S/B + (n-1) 3 C min(S/(nC), slot)/M,
+    // where L_step = NCCL Ring/Simple NVLink step latency 3.4 us + the path's
+    // physical latency (link 100 ns + NVSwitch 100 ns + link 100 ns, from
+    // dgx-h100.yaml), base = 8.4 us, B = 450 GB/s per GPU, M = 3.35 TB/s HBM; each
+    // reduce-scatter step exposes the reduction (3 bytes of memory traffic per
+    // byte) of one 512 KiB pipeline slot per channel, the C channels sharing M.
     const Topology topo = shipped("dgx-h100.yaml");
-    const double base = 8.4e-6, step = 3.4e-6 + 300e-9, B = 450e9, M = 3.35e12;
+    const double base = 8.4e-6, step = 3.4e-6 + 300e-9, B = 450e9, M = 3.35e12, slot = 512 * 1024;
     for (int n : {2, 4, 8}) {
-        for (int channels : {1, 4}) {
+        for (int C : {1, 4}) {
             for (int64_t size = 8; size <= (int64_t{1} << 30); size *= 4) {
                 const double S = static_cast<double>(size);
-                const double expected =
-                    base + 2 * (n - 1) * step + 2.0 * (n - 1) / n * S / B + (n - 1.0) / n * 3 * S / M;
-                const double got = ring_time(topo, n, Bytes(size), channels).us() * 1e-6;
-                INFO("n=" << n << " channels=" << channels << " size=" << size);
+                const double expected = base + 2 * (n - 1) * step + 2.0 * (n - 1) / n * S / B +
+                                        (n - 1) * 3 * C * std::min(S / (n * C), slot) / M;
+                const double got = ring_time(topo, n, Bytes(size), C).us() * 1e-6;
+                INFO("n=" << n << " channels=" << C << " size=" << size);
                 CHECK(std::abs(got - expected) / expected < 0.01);
             }
         }

@@ -75,8 +75,8 @@ TEST_CASE("--explain names the links that carry several flows when the flow is s
 TEST_CASE("coll is deterministic for every algorithm") {
     for (std::string args : {"--op allreduce --algo tree", "--op allreduce --algo rhd --ranks 6",
                              "--op alltoall --algo alltoall_pairwise", "--op broadcast --root 5",
-                             "--op allreduce --algo nvls -t topologies/dgx-h100-nvls.yaml"}) {
-        const std::string topo = args.find("-t ") == std::string::npos ? kDgx : "coll ";
+                             "--op allreduce --algo nvls"}) {
+        const std::string topo = kDgx;
         auto a = run_cli(topo + args + " --sizes 1K:16M --format csv");
         auto b = run_cli(topo + args + " --sizes 1K:16M --format csv");
         INFO(args << "\n" << a.err);
@@ -98,10 +98,11 @@ TEST_CASE("bad communicator, root, model and algorithm choices exit 2 and say wh
              Case{kDgx + "--op allreduce --root 1", "--root: expected no root: only broadcast and reduce have one"},
              Case{kDgx + "--op broadcast --root 8", "--root: expected a rank from 0 to 7, found '8'"},
              Case{kDgx + "--model fluid", "--model: expected one of flow, analytical, found 'fluid'"},
-             Case{kDgx + "--algo nvls", "nvls needs an nvswitch with in_network_reduction: true"},
+             Case{"coll -t topologies/pcie-gen4-x16-8gpu.yaml --algo nvls",
+                  "nvls needs an nvswitch with in_network_reduction: true"},
              Case{kDgx + "--algo hierarchical", "hierarchical needs ranks on at least two servers"},
              Case{kDgx + "--algo tree --op allgather", "--op: expected an operation that algorithm 'tree' implements"},
-             Case{"coll -t topologies/dgx-h100-nvls.yaml --algo nvls --proto ll",
+             Case{kDgx + "--algo nvls --proto ll",
                   "--proto: expected a protocol that NCCL runs with algorithm 'nvls'"},
          }) {
         INFO(c.args);

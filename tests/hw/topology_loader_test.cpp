@@ -235,3 +235,23 @@ links: []
 )"),
                Catch::Contains("devices[0].in_network_reduction: expected true or false, found 'yes please'"));
 }
+
+Topology shipped_dgx() { return load_topology(std::string(COLLSIM_SOURCE_ROOT) + "/topologies/dgx-h100.yaml"); }
+
+TEST_CASE("a GPU may name its architecture, which the NCCL tuner's tables need") {
+    Topology t = shipped_dgx();
+    CHECK(t.device(t.gpus()[0]).arch == GpuArch::hopper);
+    CHECK_THAT(error_of(R"(name: x
+devices:
+  - {name: g0, kind: gpu, arch: pascal, memory_bandwidth: 1TB/s}
+links: []
+)"),
+               Catch::Contains("t.yaml:3:33: devices[0].arch: expected one of volta, turing, ampere, ada, hopper, "
+                               "blackwell, found 'pascal'"));
+    CHECK_THAT(error_of(R"(name: x
+devices:
+  - {name: s, kind: nvswitch, arch: hopper}
+links: []
+)"),
+               Catch::Contains("devices[0].arch: expected arch only on a gpu, found it on a nvswitch"));
+}

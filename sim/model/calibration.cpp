@@ -1,0 +1,25 @@
+#include "sim/model/calibration.hpp"
+
+#include <algorithm>
+
+namespace collsim {
+
+bool Calibration::is_default() const {
+    return bandwidth_efficiency == std::array<double, 3>{1.0, 1.0, 1.0} && hop_latency_delta == std::array<Time, 3>{} &&
+           base_latency.empty() && size_corrections.empty();
+}
+
+Protocol calibrated(Protocol p, NcclFamily family, const Calibration& c) {
+    for (std::size_t k = 0; k < 3; ++k) p.hop_latency[k] = std::max(Time{}, p.hop_latency[k] + c.hop_latency_delta[k]);
+    auto it = c.base_latency.find({family, p.kind});
+    if (it != c.base_latency.end()) p.base_latency = it->second;
+    return p;
+}
+
+double size_factor(const Calibration& c, Bytes size) {
+    for (const auto& s : c.size_corrections)
+        if (size >= s.from && size < s.to) return s.factor;
+    return 1.0;
+}
+
+}  // namespace collsim

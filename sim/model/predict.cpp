@@ -1,0 +1,109 @@
+#include "sim/model/predict.hpp"
+
+#include <fmt/format.h>
+
+#include "algorithms/algorithm.hpp"
+#include "algorithms/msccl/msccl_algorithm.hpp"
+#include "algorithms/tuner/tuner.hpp"
+#include "sim/core/error.hpp"
+#include "sim/exec/simulate.hpp"
+#include "sim/model/link_efficiency.hpp"
+
+namespace collsim {
+
+namespace {
+[[noreturn]] void bad(const std::string& field, std::string expected, const std::string& found) {
+    throw InputError(SourceLocation{}, field, std::move(expected), "'" + found + "'");
+}
+}  // namespace
+
+int default_channels(Routes& routes, const std::vector<DeviceId>& ranks) {
+    std::size_t most = 1;
+    for (std::size_t i = 0; ranks.size() > 1 && i < ranks.size(); ++i)
+        most = std::max(most, routes.first_hop_links(ranks[i], ranks[(i + 1) % ranks.size()]));
+    return static_cast<int>(std::min<std::size_t>(most, 32));
+}
+
+namespace {
+// An MSCCL file runs as written: its channels, its protocol unless fixed. It
+// runs its own kernel; its steps pay the ring's per-step latencies.
+Prediction predict_msccl(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal,
+                         const LinkEfficiency& eff) {
+    const msccl::MscclAlgorithm& file = *req.msccl;
+    if (req.analytical || req.explain) bad("--model", "flow: an MSCCL file has no closed form", req.explain ? "--explain" : "analytical");
+    const ProtoKind kind = req.proto == "auto" ? file.proto : *proto_kind_from(req.proto);
+    Prediction p;
+    p.algo = file.name.empty() ? "msccl" : file.name;
+    p.proto = kind;
+    p.channels = file.nchannels;
+    p.why = "an MSCCL file";
+    const Protocol proto = calibrated(*nccl_protocol(NcclFamily::ring, kind), NcclFamily::ring, cal);
+    const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, msccl::msccl_schedule(file, req.bytes), proto,
+                                               SimulateOptions{eff, req.setup, req.timeout, req.routing, false});
+    p.hang = t.hang;
+    p.flow = t.time;
+    p.time = t.time;
+    return p;
+}
+}  // namespace
+
+Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal) {
+    if (req.proto != "auto" && !proto_kind_from(req.proto))
+        bad("--proto", std::string(proto_choices()) + " or auto", req.proto);
+    const CommShape shape = comm_shape(topo, routes, req.ranks);
+    LinkEfficiency eff = nccl_link_efficiency(shape.arch);
+    for (std::size_t k = 0; k < eff.size(); ++k) eff[k] *= cal.bandwidth_efficiency[k];
+    if (req.msccl) return predict_msccl(topo, routes, req, cal, eff);
+
+    if (req.algo != "auto" && !find_algorithm(req.algo)) bad("--algo", algorithm_choices() + " or auto", req.algo);
+    const AlgorithmInfo* fixed = req.algo == "auto" ? nullptr : find_algorithm(req.algo);
+    if (fixed && !fixed->supports(req.op))
+        bad("--op", fmt::format("an operation that algorithm '{}' implements", fixed->name), std::string(to_string(req.op)));
+    const Communicator comm = make_communicator(topo, req.ranks);
+    if (fixed)
+        if (auto why = fixed->why_not(req.op, comm))
+            bad("--algo", fmt::format("an algorithm that can run here ({})", *why), req.algo);
+    if (fixed && req.proto != "auto" && !nccl_protocol(fixed->family, *proto_kind_from(req.proto)))
+        bad("--proto", fmt::format("a protocol that NCCL runs with algorithm '{}'", fixed->name), req.proto);
+
+    auto choice = tune(shape, req.op, req.bytes, req.algo, req.proto);
+    if (!choice)
+        bad("--algo", fmt::format("an algorithm collsim implements that can run {} here", to_string(req.op)),
+            req.algo + "/" + req.proto);
+    const AlgorithmInfo* algo = find_algorithm(choice->algo);
+    const Protocol proto = calibrated(*nccl_protocol(algo->family, choice->proto), algo->family, cal);
+
+    Prediction p;
+    p.algo = choice->algo;
+    p.proto = choice->proto;
+    p.channels = req.channels > 0 ? req.channels : choice->channels;
+    p.why = choice->why;
+    // Channels on the same links add nothing in a flow model: simulate only as
+    // many as there are distinct links to spread them over.
+    const int simulated = req.channels > 0 ? req.channels : std::min(p.channels, default_channels(routes, req.ranks));
+
+    const int n = static_cast<int>(req.ranks.size());
+    const CollectiveCall call{req.op, req.bytes, n, simulated, req.root};
+    const double factor = size_factor(cal, req.bytes);
+    auto scaled = [factor](Time t) {
+        return factor == 1.0 ? t : Time::from_ps(static_cast<int64_t>(static_cast<double>(t.ps()) * factor));
+    };
+    if (req.analytical || req.explain) {
+        CostModel model(comm, routes, proto, eff);
+        Estimate e = algo->estimate(call, model);
+        p.closed = Estimate{scaled(e.latency), scaled(e.bandwidth)};
+        p.time = p.closed->total();
+    }
+    if (!req.analytical || req.explain) {
+        const Schedule schedule = algo->build(call, comm);
+        const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, schedule, proto,
+                                                   SimulateOptions{eff, req.setup, req.timeout, req.routing, req.explain});
+        p.hang = t.hang;
+        p.flow = scaled(t.time);
+        p.peak_link_load = t.peak_link_load;
+        if (!req.analytical) p.time = *p.flow;
+    }
+    return p;
+}
+
+}  // namespace collsim

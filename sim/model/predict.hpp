@@ -1,0 +1,57 @@
+#pragma once
+// One collective call, predicted: pick the algorithm, protocol and channel
+// count (as NCCL would, unless the caller fixes them), build its schedule and
+// time it on the flow-level network with the calibration applied, or take
+// its closed form (alpha-beta) on the same links.
+#include <string>
+#include <vector>
+
+#include "algorithms/cost_model.hpp"
+#include "sim/exec/collective.hpp"
+#include "sim/exec/simulate.hpp"
+#include "sim/hw/routes.hpp"
+#include "sim/net/routing_policy.hpp"
+#include "sim/model/calibration.hpp"
+
+namespace collsim {
+
+namespace msccl {
+struct MscclAlgorithm;
+}
+
+struct PredictRequest {
+    CollOp op = CollOp::allreduce;
+    Bytes bytes;                  // per-rank buffer, as nccl-tests reports size
+    std::vector<DeviceId> ranks;  // the communicator's GPUs in rank order
+    std::string algo = "auto";    // a registered algorithm, or auto
+    std::string proto = "auto";   // ll, ll128, simple, or auto
+    int channels = 0;             // 0: chosen from the topology
+    NetworkSetup setup;           // faults acting on the network, if any
+    std::optional<Time> timeout;  // watchdog
+    RoutingPolicy routing;        // which equal-cost path each flow takes
+    int root = 0;                 // Broadcast and Reduce
+    bool analytical = false;      // time by the algorithm's closed form instead of the flow simulation
+    bool explain = false;         // both, and the flow's link loads
+    const msccl::MscclAlgorithm* msccl = nullptr;  // run this file's schedule instead of `algo`
+};
+
+struct Prediction {
+    std::string algo;
+    ProtoKind proto = ProtoKind::simple;
+    int channels = 1;
+    Time time;
+    std::string why;  // how the choice was made, for --explain
+    std::optional<HangReport> hang;  // set when the collective never finished
+    std::optional<Time> flow;         // the flow simulation's time, when it ran
+    std::optional<Estimate> closed;   // the closed form, when asked for
+    std::vector<uint32_t> peak_link_load;  // with explain: most sends at once per link direction
+};
+
+// Throws InputError for an unknown or ineligible algorithm or protocol.
+Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal);
+
+// Enough channels that every distinct link a GPU can use toward its ring
+// neighbour carries one, as NCCL's graph search spreads channels over links.
+int default_channels(Routes& routes, const std::vector<DeviceId>& ranks);
+
+}  // namespace collsim
