@@ -36,16 +36,15 @@ Schedule alltoall_direct_schedule(const CollectiveCall& call, const Communicator
 }
 
 Estimate alltoall_direct_estimate(const CollectiveCall& call, CostModel& m) {
-    const auto& gpus = m.comm().gpus;
     const int n = call.ranks;
     const Bytes bytes = largest_piece(largest_piece(call.bytes, n), call.channels);
-    const Estimate copy = m.local_copy(gpus[0], bytes, call.channels);
+    const Estimate copy = m.local_copy(m.gpu(0), bytes, call.channels);
     if (n == 1) return m.launch() + copy;
     std::vector<Transfer> all;
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
             for (int ch = 0; ch < call.channels && i != j; ++ch)
-                all.push_back(Transfer{gpus[static_cast<std::size_t>(i)], gpus[static_cast<std::size_t>(j)], bytes, ch});
+                all.push_back(Transfer{m.gpu(i, ch), m.gpu(j, ch), bytes, ch});
     return m.launch() + slower(m.concurrent(all), copy);
 }
 

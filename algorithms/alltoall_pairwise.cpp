@@ -53,23 +53,21 @@ Schedule alltoall_pairwise_schedule(const CollectiveCall& call, const Communicat
 }
 
 Estimate alltoall_pairwise_estimate(const CollectiveCall& call, CostModel& m) {
-    const auto& gpus = m.comm().gpus;
     const int n = call.ranks;
     const Bytes bytes = largest_piece(largest_piece(call.bytes, n), call.channels);
-    auto gpu = [&](int r) { return gpus[static_cast<std::size_t>(wrap(r, n))]; };
     // done[i]: when rank i ended its last round, along the longest path.
     std::vector<Estimate> done(static_cast<std::size_t>(n));
     auto at = [&](int r) { return done[static_cast<std::size_t>(wrap(r, n))]; };
     for (int round = 1; round < n; ++round) {
         std::vector<Estimate> next(done.size());
         for (int i = 0; i < n; ++i) {
-            const Estimate in = slower(at(i - round), at(i)) + m.send_channels(gpu(i - round), gpu(i), bytes, call.channels);
-            const Estimate out = slower(at(i), at(i + round)) + m.send_channels(gpu(i), gpu(i + round), bytes, call.channels);
+            const Estimate in = slower(at(i - round), at(i)) + m.send_channels(wrap(i - round, n), i, bytes, call.channels);
+            const Estimate out = slower(at(i), at(i + round)) + m.send_channels(i, wrap(i + round, n), bytes, call.channels);
             next[static_cast<std::size_t>(i)] = slower(in, out);
         }
         done = std::move(next);
     }
-    Estimate worst = m.local_copy(gpus[0], bytes, call.channels);
+    Estimate worst = m.local_copy(m.gpu(0), bytes, call.channels);
     for (const Estimate& e : done) worst = slower(worst, e);
     return m.launch() + worst;
 }

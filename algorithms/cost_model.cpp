@@ -31,9 +31,9 @@ Estimate CostModel::send(DeviceId a, DeviceId b, Bytes payload, int sharing, int
     return e;
 }
 
-Estimate CostModel::send_channels(DeviceId a, DeviceId b, Bytes payload, int channels, bool hop_latency) {
+Estimate CostModel::send_channels(int a, int b, Bytes payload, int channels, bool hop_latency) {
     std::vector<Transfer> all;
-    for (int c = 0; c < channels; ++c) all.push_back(Transfer{a, b, payload, c});
+    for (int c = 0; c < channels; ++c) all.push_back(Transfer{gpu(a, c), gpu(b, c), payload, c});
     return concurrent(all, hop_latency);
 }
 

@@ -46,9 +46,18 @@ class CostModel {
 public:
     // `efficiency`: the share of each LinkClass's bandwidth collectives get, as
     // the flow simulation is given it (LinkEfficiency).
+    // `layout`: per channel, the GPU that plays each rank (as the flow
+    // simulation places channels, SimulateOptions::channel_gpus); empty: the
+    // communicator's order on every channel.
     CostModel(const Communicator& comm, Routes& routes, const Protocol& proto,
-              std::array<double, 3> efficiency = {1.0, 1.0, 1.0})
-        : comm_(comm), routes_(routes), proto_(proto), efficiency_(efficiency) {}
+              std::array<double, 3> efficiency = {1.0, 1.0, 1.0}, std::vector<std::vector<DeviceId>> layout = {})
+        : comm_(comm), routes_(routes), proto_(proto), efficiency_(efficiency), layout_(std::move(layout)) {}
+
+    // The GPU that plays `rank` on `channel`.
+    DeviceId gpu(int rank, int channel = 0) const {
+        const auto& order = layout_.empty() ? comm_.gpus : layout_[static_cast<std::size_t>(channel) % layout_.size()];
+        return order[static_cast<std::size_t>(rank)];
+    }
 
     const Communicator& comm() const { return comm_; }
     const Protocol& protocol() const { return proto_; }
@@ -58,9 +67,10 @@ public:
     // One send of `payload` from device a to b over route `channel` while
     // `sharing` equal flows divide the route's bottleneck.
     Estimate send(DeviceId a, DeviceId b, Bytes payload, int sharing = 1, int channel = 0, bool hop_latency = true);
-    // `channels` sends of `payload` at once, channel c on route c: flows whose
-    // routes meet on a link divide that link.
-    Estimate send_channels(DeviceId a, DeviceId b, Bytes payload, int channels, bool hop_latency = true);
+    // Rank a sends `payload` to rank b on each of `channels` channels at once
+    // (channel c between the GPUs that play a and b on it, over route c):
+    // flows whose routes meet on a link divide that link.
+    Estimate send_channels(int a, int b, Bytes payload, int channels, bool hop_latency = true);
     // Transfers that all start together: each link is divided among the
     // transfers that cross it; the slowest transfer's time.
     Estimate concurrent(const std::vector<Transfer>& transfers, bool hop_latency = true);
@@ -84,6 +94,7 @@ private:
     Routes& routes_;
     Protocol proto_;
     std::array<double, 3> efficiency_;
+    std::vector<std::vector<DeviceId>> layout_;
     std::map<std::tuple<DeviceId, DeviceId, int>, Path> paths_;
 };
 

@@ -69,17 +69,12 @@ Estimate hierarchical_estimate(const CollectiveCall& call, CostModel& m) {
     const int channels = call.channels, nodes = comm.node_count(), p = *comm.ranks_per_node();
     const Bytes block = largest_piece(largest_piece(call.bytes, channels), p);
     const Bytes sub = largest_piece(block, nodes);
-    auto gpus_of = [&](const std::vector<int>& ranks) {
-        std::vector<DeviceId> out;
-        for (int r : ranks) out.push_back(comm.gpus[static_cast<std::size_t>(r)]);
-        return out;
-    };
     Estimate rs, ar, ag;
     for (const auto& node : comm.nodes) {
-        rs = slower(rs, ring_pass(m, gpus_of(node), p - 1, 0, block, channels));
-        ag = slower(ag, ring_pass(m, gpus_of(node), 0, p - 1, block, channels));
+        rs = slower(rs, ring_pass(m, node, p - 1, 0, block, channels));
+        ag = slower(ag, ring_pass(m, node, 0, p - 1, block, channels));
     }
-    for (int l = 0; l < p; ++l) ar = slower(ar, ring_pass(m, gpus_of(rail(comm, l)), nodes - 1, nodes - 1, sub, channels));
+    for (int l = 0; l < p; ++l) ar = slower(ar, ring_pass(m, rail(comm, l), nodes - 1, nodes - 1, sub, channels));
     return m.launch() + rs + ar + ag;
 }
 

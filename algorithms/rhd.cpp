@@ -119,15 +119,14 @@ Estimate rhd_estimate(const CollectiveCall& call, CostModel& m) {
     const Fold f(call.ranks);
     const int channels = call.channels;
     if (f.n < 2) return m.launch();
-    const auto& gpus = m.comm().gpus;
     const Bytes block = largest_piece(largest_piece(call.bytes, channels), f.p);
     // done[rank]: when the rank's last round ended, along its longest path.
     std::vector<Estimate> done(static_cast<std::size_t>(f.n));
     // b receives `blocks` blocks from a, adding them when `reduce`.
     auto exchange = [&](std::vector<Estimate>& next, int a, int b, int blocks, bool reduce) {
-        const auto ga = gpus[static_cast<std::size_t>(a)], gb = gpus[static_cast<std::size_t>(b)];
+        const DeviceId gb = m.gpu(b);
         Estimate t = slower(done[static_cast<std::size_t>(a)], done[static_cast<std::size_t>(b)]) +
-                     m.send_channels(ga, gb, block * blocks, channels);
+                     m.send_channels(a, b, block * blocks, channels);
         if (reduce) t += m.reduce_steps(gb, block, blocks, channels);
         next[static_cast<std::size_t>(b)] = t;
     };

@@ -59,7 +59,9 @@ Estimate ring_estimate(const CollectiveCall& call, CostModel& m) {
     const bool ar = call.op == CollOp::allreduce;
     const int reduce_steps = ar || call.op == CollOp::reducescatter ? n - 1 : 0;
     const int copy_steps = ar || call.op == CollOp::allgather ? n - 1 : 0;
-    return t + ring_pass(m, m.comm().gpus, reduce_steps, copy_steps, chunk, channels);
+    std::vector<int> ring(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) ring[static_cast<std::size_t>(i)] = i;
+    return t + ring_pass(m, ring, reduce_steps, copy_steps, chunk, channels);
 }
 
 }  // namespace

@@ -2,37 +2,45 @@
 
 namespace collsim {
 
-Estimate ring_pass(CostModel& m, const std::vector<DeviceId>& ring, int reduce_steps, int copy_steps, Bytes bytes,
+Estimate ring_pass(CostModel& m, const std::vector<int>& ring, int reduce_steps, int copy_steps, Bytes bytes,
                    int channels) {
     const int n = static_cast<int>(ring.size());
     const int steps = reduce_steps + copy_steps;
     if (n < 2 || steps == 0) return Estimate{};
-    // Per hop h (ring[h] -> ring[h+1]): its cost in each phase.
-    std::vector<Estimate> send(static_cast<std::size_t>(n)), with_reduce(send);
-    for (int h = 0; h < n; ++h) {
-        const DeviceId to = ring[static_cast<std::size_t>((h + 1) % n)];
-        send[static_cast<std::size_t>(h)] = m.send_channels(ring[static_cast<std::size_t>(h)], to, bytes, channels);
-        with_reduce[static_cast<std::size_t>(h)] = send[static_cast<std::size_t>(h)] + m.reduce(to, bytes, channels);
-    }
-    // Prefix sums over the ring laid out three times, so a path of up to
-    // 2(n-1) hops from any start is a difference of two sums.
-    const auto len = static_cast<std::size_t>(3 * n);
-    std::vector<Estimate> sum_reduce(len + 1), sum_send(len + 1);
-    for (std::size_t k = 0; k < len; ++k) {
-        sum_reduce[k + 1] = sum_reduce[k] + with_reduce[k % static_cast<std::size_t>(n)];
-        sum_send[k + 1] = sum_send[k] + send[k % static_cast<std::size_t>(n)];
-    }
+    // Every hop h (ring[h] -> ring[h+1]) of every channel at once.
+    std::vector<Transfer> hops;
+    for (int c = 0; c < channels; ++c)
+        for (int h = 0; h < n; ++h)
+            hops.push_back(Transfer{m.gpu(ring[static_cast<std::size_t>(h)], c),
+                                    m.gpu(ring[static_cast<std::size_t>((h + 1) % n)], c), bytes, c});
+    const std::vector<Estimate> each = m.concurrent_each(hops);
     auto diff = [](const Estimate& a, const Estimate& b) { return Estimate{a.latency - b.latency, a.bandwidth - b.bandwidth}; };
     Estimate worst;
-    for (int i = 0; i < n; ++i) {
-        const auto start = static_cast<std::size_t>(i), mid = start + static_cast<std::size_t>(reduce_steps),
-                   end = mid + static_cast<std::size_t>(copy_steps);
-        const Estimate path = diff(sum_reduce[mid], sum_reduce[start]) + diff(sum_send[end], sum_send[mid]);
-        worst = i == 0 ? path : slower(worst, path);
-    }
-    for (int h = 0; h < n; ++h) {
-        const Estimate& hop = send[static_cast<std::size_t>(h)];
-        worst = slower(worst, Estimate{hop.latency, hop.bandwidth * steps});
+    bool first = true;
+    for (int c = 0; c < channels; ++c) {
+        // Per hop: its cost in each phase; then prefix sums over the ring laid
+        // out three times, so a path of up to 2(n-1) hops from any start is a
+        // difference of two sums.
+        std::vector<Estimate> send(static_cast<std::size_t>(n)), with_reduce(send);
+        for (int h = 0; h < n; ++h) {
+            const Transfer& t = hops[static_cast<std::size_t>(c * n + h)];
+            send[static_cast<std::size_t>(h)] = each[static_cast<std::size_t>(c * n + h)];
+            with_reduce[static_cast<std::size_t>(h)] = send[static_cast<std::size_t>(h)] + m.reduce(t.to, bytes, channels);
+            const Estimate busiest{send[static_cast<std::size_t>(h)].latency, send[static_cast<std::size_t>(h)].bandwidth * steps};
+            worst = first ? busiest : slower(worst, busiest);
+            first = false;
+        }
+        const auto len = static_cast<std::size_t>(3 * n);
+        std::vector<Estimate> sum_reduce(len + 1), sum_send(len + 1);
+        for (std::size_t k = 0; k < len; ++k) {
+            sum_reduce[k + 1] = sum_reduce[k] + with_reduce[k % static_cast<std::size_t>(n)];
+            sum_send[k + 1] = sum_send[k] + send[k % static_cast<std::size_t>(n)];
+        }
+        for (int i = 0; i < n; ++i) {
+            const auto start = static_cast<std::size_t>(i), mid = start + static_cast<std::size_t>(reduce_steps),
+                       end = mid + static_cast<std::size_t>(copy_steps);
+            worst = slower(worst, diff(sum_reduce[mid], sum_reduce[start]) + diff(sum_send[end], sum_send[mid]));
+        }
     }
     return worst;
 }

@@ -5,7 +5,8 @@
 // ring, each costing its latency, its transfer and (while reducing) the
 // reduction. The other is the busiest link: each hop carries every step's
 // chunk in turn, so a slow hop (a NIC among NVLinks) is busy for all of them.
-// The ring takes the larger of the two.
+// The ring takes the larger of the two. Every hop of every channel sends at
+// once, so hops whose routes meet on a link divide it.
 #include <vector>
 
 #include "algorithms/cost_model.hpp"
@@ -13,8 +14,8 @@
 namespace collsim {
 
 // `reduce_steps` reduce-scatter steps then `copy_steps` all-gather steps of
-// `bytes` per channel around `ring` (GPUs in ring order), `channels` at once.
-Estimate ring_pass(CostModel& m, const std::vector<DeviceId>& ring, int reduce_steps, int copy_steps, Bytes bytes,
+// `bytes` per channel around `ring` (ranks in ring order), `channels` at once.
+Estimate ring_pass(CostModel& m, const std::vector<int>& ring, int reduce_steps, int copy_steps, Bytes bytes,
                    int channels);
 
 }  // namespace collsim

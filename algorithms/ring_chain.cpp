@@ -67,15 +67,14 @@ Estimate ring_chain_estimate(const CollectiveCall& call, CostModel& m) {
     if (n < 2) return t;
     const int k = pipeline_chunks(largest_piece(call.bytes, channels), n);
     const Bytes chunk = largest_piece(largest_piece(call.bytes, channels), k);
-    const auto& gpus = m.comm().gpus;
-    auto gpu = [&](int position) { return gpus[static_cast<std::size_t>(chain_rank(call, position))]; };
+    auto rank = [&](int position) { return chain_rank(call, position); };
     Time widest_stage{};
     for (int p = 0; p + 1 < n; ++p) {
-        const Estimate hop = m.send_channels(gpu(p), gpu(p + 1), chunk, channels);
+        const Estimate hop = m.send_channels(rank(p), rank(p + 1), chunk, channels);
         t += hop;
         widest_stage = std::max(widest_stage, hop.bandwidth);
         if (call.op == CollOp::reduce) {
-            const Estimate r = m.reduce(gpu(p + 1), chunk, channels);
+            const Estimate r = m.reduce(m.gpu(rank(p + 1)), chunk, channels);
             t += r;
             widest_stage = std::max(widest_stage, r.bandwidth);
         }

@@ -39,15 +39,13 @@ Schedule sendrecv_schedule(const CollectiveCall& call, const Communicator&) {
 }
 
 Estimate sendrecv_estimate(const CollectiveCall& call, CostModel& m) {
-    const auto& gpus = m.comm().gpus;
     const int n = call.ranks;
     const Bytes bytes = largest_piece(call.bytes, call.channels);
-    if (n == 1) return m.launch() + m.local_copy(gpus[0], bytes, call.channels);
+    if (n == 1) return m.launch() + m.local_copy(m.gpu(0), bytes, call.channels);
     std::vector<Transfer> all;
     for (int r = 0; r < n; ++r)
         for (int ch = 0; ch < call.channels; ++ch)
-            all.push_back(Transfer{gpus[static_cast<std::size_t>(r)], gpus[static_cast<std::size_t>(wrap(r + 1, n))],
-                                   bytes, ch});
+            all.push_back(Transfer{m.gpu(r, ch), m.gpu(wrap(r + 1, n), ch), bytes, ch});
     return m.launch() + m.concurrent(all);
 }
 

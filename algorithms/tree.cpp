@@ -141,7 +141,7 @@ Estimate tree_estimate(const CollectiveCall& call, CostModel& m) {
     const Communicator& comm = m.comm();
     const RankTree trees[2] = {make_tree(comm, 0), make_tree(comm, 1)};
     const Bytes b = largest_piece(largest_piece(largest_piece(call.bytes, channels), 2), k);
-    auto gpu = [&](int r) { return comm.gpus[static_cast<std::size_t>(r)]; };
+    auto gpu = [&](int r, int ch = 0) { return m.gpu(r, ch); };
     // One chunk round: every transfer of both trees and all channels at once.
     std::vector<Transfer> round;
     std::vector<int> reductions(static_cast<std::size_t>(n), 0);
@@ -149,8 +149,8 @@ Estimate tree_estimate(const CollectiveCall& call, CostModel& m) {
         for (const RankTree& t : trees)
             for (int v = 0; v < n; ++v) {
                 if (t.parent[static_cast<std::size_t>(v)] >= 0) {
-                    round.push_back(Transfer{gpu(v), gpu(t.parent[static_cast<std::size_t>(v)]), b, ch});
-                    round.push_back(Transfer{gpu(t.parent[static_cast<std::size_t>(v)]), gpu(v), b, ch});
+                    round.push_back(Transfer{gpu(v, ch), gpu(t.parent[static_cast<std::size_t>(v)], ch), b, ch});
+                    round.push_back(Transfer{gpu(t.parent[static_cast<std::size_t>(v)], ch), gpu(v, ch), b, ch});
                 }
                 reductions[static_cast<std::size_t>(v)] += static_cast<int>(t.children[static_cast<std::size_t>(v)].size());
             }
@@ -169,8 +169,8 @@ Estimate tree_estimate(const CollectiveCall& call, CostModel& m) {
         for (int ch = 0; ch < channels; ++ch)
             for (int v = 0; v < n; ++v)
                 if (const int p = t.parent[static_cast<std::size_t>(v)]; p >= 0) {
-                    ups.push_back(Transfer{gpu(v), gpu(p), b, ch});
-                    downs.push_back(Transfer{gpu(p), gpu(v), b, ch});
+                    ups.push_back(Transfer{gpu(v, ch), gpu(p, ch), b, ch});
+                    downs.push_back(Transfer{gpu(p, ch), gpu(v, ch), b, ch});
                 }
         const std::vector<Estimate> each_up = m.concurrent_each(ups), each_down = m.concurrent_each(downs);
         std::vector<Estimate> hop_up(static_cast<std::size_t>(n)), hop_down(static_cast<std::size_t>(n));

@@ -47,7 +47,7 @@ std::optional<std::string> algorithm_for(NcclFamily f) {
 }
 
 std::optional<TunedChoice> tune(const CommShape& shape, CollOp op, Bytes bytes, const std::string& algo,
-                                const std::string& proto) {
+                                const std::string& proto, const std::function<bool(const std::string&)>& usable) {
     if (op == CollOp::alltoall || op == CollOp::sendrecv) return tune_p2p(op, algo, proto);
     const AlgorithmInfo* fixed = algo == "auto" ? nullptr : find_algorithm(algo);
     TunedChoice t;
@@ -58,6 +58,7 @@ std::optional<TunedChoice> tune(const CommShape& shape, CollOp op, Bytes bytes, 
         if (!c.eligible || !std::isfinite(c.time_us)) continue;
         if (proto != "auto" && to_string(c.proto) != proto) continue;
         if (fixed ? fixed->family != c.family : !algorithm_for(c.family)) continue;
+        if (!fixed && usable && !usable(*algorithm_for(c.family))) continue;
         if (!fixed) {
             const AlgorithmInfo* a = find_algorithm(*algorithm_for(c.family));
             if (!a->supports(op)) continue;

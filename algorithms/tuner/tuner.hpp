@@ -2,6 +2,7 @@
 // Chooses what NCCL would run for a call: among the algorithms collsim
 // implements, the (algorithm, protocol) with the least time under NCCL's own
 // cost model, and the channels NCCL would launch for that message size.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,8 +21,12 @@ struct TunedChoice {
 
 // `algo` and `proto` are "auto" or fixed; a fixed one narrows the candidates.
 // nullopt when nothing implemented is eligible (the caller reports it).
+// `usable` (if given) says whether a registered algorithm can run this call
+// on its communicator (AlgorithmInfo::why_not); an NCCL family whose
+// algorithm here cannot (collsim's NVLS is single-node) is passed over.
 std::optional<TunedChoice> tune(const CommShape& shape, CollOp op, Bytes bytes, const std::string& algo,
-                                const std::string& proto);
+                                const std::string& proto,
+                                const std::function<bool(const std::string&)>& usable = {});
 
 // The registered algorithm that implements an NCCL family, if any.
 std::optional<std::string> algorithm_for(NcclFamily f);

@@ -42,9 +42,9 @@ Executor::Executor(Simulator& sim, Network& net, Routes& routes, const Topology&
       proto_(proto),
       routing_(routing) {}
 
-DeviceId Executor::device_of(int participant) const {
+DeviceId Executor::device_of(int participant, int channel) const {
     const auto n = static_cast<int>(rank_gpus_.size());
-    return participant < n ? rank_gpus_[static_cast<std::size_t>(participant)]
+    return participant < n ? gpu_of(channel, participant)
                             : schedule_->switches[static_cast<std::size_t>(participant - n)];
 }
 
@@ -94,7 +94,7 @@ uint64_t Executor::connection(const Step& s) {
 
 void Executor::begin(StepId s) {
     const Step& step = schedule_->steps[s];
-    const DeviceId dev = device_of(step.rank);
+    const DeviceId dev = device_of(step.rank, step.channel);
     const bool on_gpu = step.rank < schedule_->ranks;
     switch (step.kind) {
         case StepKind::send: {
@@ -132,7 +132,8 @@ void Executor::send(StepId s) {
     const Step& step = schedule_->steps[s];
     // The channel is the connection (one queue pair per channel and peer, as
     // NCCL opens them): it is the flow id that ECMP hashes.
-    Path p = routing_.route(routes_, device_of(step.rank), device_of(step.peer), static_cast<uint64_t>(step.channel),
+    Path p = routing_.route(routes_, device_of(step.rank, step.channel), device_of(step.peer, step.channel),
+                            static_cast<uint64_t>(step.channel),
                             [this](ChannelId c) { return net_.flows_on(c); });
     std::vector<ResourceId> res = send_resources(topo_, p);
     const Time hop = step.pays_hop_latency() ? proto_.step_latency(p.link_class) : Time{};

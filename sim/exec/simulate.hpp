@@ -42,6 +42,7 @@ struct SimulateOptions {
     NetworkSetup setup;                          // optional
     std::optional<Time> timeout;                 // watchdog, like NCCL's / PyTorch's timeout
     RoutingPolicy routing;                       // which equal-cost path each flow takes
+    std::vector<std::vector<DeviceId>> channel_gpus;  // per-channel GPU order (Executor::place_channels)
     bool track_link_load = false;                // fill ScheduleTiming::peak_link_load
 };
 

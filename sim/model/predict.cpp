@@ -7,6 +7,7 @@
 #include "algorithms/tuner/tuner.hpp"
 #include "sim/core/error.hpp"
 #include "sim/exec/simulate.hpp"
+#include "sim/model/channel_layout.hpp"
 #include "sim/model/link_efficiency.hpp"
 
 namespace collsim {
@@ -39,7 +40,7 @@ Prediction predict_msccl(const Topology& topo, Routes& routes, const PredictRequ
     p.why = "an MSCCL file";
     const Protocol proto = calibrated(*nccl_protocol(NcclFamily::ring, kind), NcclFamily::ring, cal);
     const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, msccl::msccl_schedule(file, req.bytes), proto,
-                                               SimulateOptions{eff, req.setup, req.timeout, req.routing, false});
+                                               SimulateOptions{eff, req.setup, req.timeout, req.routing, {}, false});
     p.hang = t.hang;
     p.flow = t.time;
     p.time = t.time;
@@ -66,7 +67,9 @@ Prediction predict_collective(const Topology& topo, Routes& routes, const Predic
     if (fixed && req.proto != "auto" && !nccl_protocol(fixed->family, *proto_kind_from(req.proto)))
         bad("--proto", fmt::format("a protocol that NCCL runs with algorithm '{}'", fixed->name), req.proto);
 
-    auto choice = tune(shape, req.op, req.bytes, req.algo, req.proto);
+    auto choice = tune(shape, req.op, req.bytes, req.algo, req.proto, [&](const std::string& name) {
+        return !find_algorithm(name)->why_not(req.op, comm).has_value();
+    });
     if (!choice)
         bad("--algo", fmt::format("an algorithm collsim implements that can run {} here", to_string(req.op)),
             req.algo + "/" + req.proto);
@@ -79,25 +82,36 @@ Prediction predict_collective(const Topology& topo, Routes& routes, const Predic
     p.channels = req.channels > 0 ? req.channels : choice->channels;
     p.why = choice->why;
     // Channels on the same links add nothing in a flow model: simulate only as
-    // many as there are distinct links to spread them over.
-    const int simulated = req.channels > 0 ? req.channels : std::min(p.channels, default_channels(routes, req.ranks));
-
+    // many as there are distinct links (or, across nodes, NICs) to spread them
+    // over, and few enough that the schedule stays within kMaxSimulatedSteps.
+    const int spread = std::max(default_channels(routes, req.ranks), shape.nodes > 1 ? shape.nics_per_node : 1);
+    int simulated = req.channels > 0 ? req.channels : std::min(p.channels, spread);
     const int n = static_cast<int>(req.ranks.size());
+    std::optional<Schedule> schedule;
+    if (!req.analytical || req.explain) {
+        schedule = algo->build(CollectiveCall{req.op, req.bytes, n, simulated, req.root}, comm);
+        if (req.channels == 0 && simulated > 1 && schedule->steps.size() > kMaxSimulatedSteps) {
+            simulated = std::max<int>(1, static_cast<int>(simulated * kMaxSimulatedSteps / schedule->steps.size()));
+            schedule = algo->build(CollectiveCall{req.op, req.bytes, n, simulated, req.root}, comm);
+            p.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", simulated);
+        }
+    }
     const CollectiveCall call{req.op, req.bytes, n, simulated, req.root};
+    const auto layout = rail_aligned_channels(topo, req.ranks, simulated);
     const double factor = size_factor(cal, req.bytes);
     auto scaled = [factor](Time t) {
         return factor == 1.0 ? t : Time::from_ps(static_cast<int64_t>(static_cast<double>(t.ps()) * factor));
     };
     if (req.analytical || req.explain) {
-        CostModel model(comm, routes, proto, eff);
+        CostModel model(comm, routes, proto, eff, layout);
         Estimate e = algo->estimate(call, model);
         p.closed = Estimate{scaled(e.latency), scaled(e.bandwidth)};
         p.time = p.closed->total();
     }
     if (!req.analytical || req.explain) {
-        const Schedule schedule = algo->build(call, comm);
-        const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, schedule, proto,
-                                                   SimulateOptions{eff, req.setup, req.timeout, req.routing, req.explain});
+        const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, *schedule, proto,
+                                                   SimulateOptions{eff, req.setup, req.timeout, req.routing, layout,
+                                                                   req.explain});
         p.hang = t.hang;
         p.flow = scaled(t.time);
         p.peak_link_load = t.peak_link_load;

@@ -47,6 +47,10 @@ struct Prediction {
     std::vector<uint32_t> peak_link_load;  // with explain: most sends at once per link direction
 };
 
+// Schedules larger than this are simulated with fewer channels (each channel
+// is a full copy of the algorithm over its share of the data).
+inline constexpr std::size_t kMaxSimulatedSteps = 4'000'000;
+
 // Throws InputError for an unknown or ineligible algorithm or protocol.
 Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal);
 
