@@ -133,6 +133,8 @@ int run_coll(const CollOptions& o) {
         if (o.explain && p.flow && p.closed)
             row.explain = CollExplain{*p.flow, p.closed->total(), p.closed->latency, p.closed->bandwidth,
                                       describe_difference(topo, *p.flow, p.closed->total(), p.peak_link_load)};
+        else if (p.closed)
+            row.explain = CollExplain{std::nullopt, p.closed->total(), p.closed->latency, p.closed->bandwidth, ""};
         report.rows.push_back(std::move(row));
     }
     const std::string out = o.format == "json" ? render_json(report)

@@ -99,8 +99,9 @@ void Executor::begin(StepId s) {
     switch (step.kind) {
         case StepKind::send: {
             auto& queue = connection_queue_[connection(step)];
-            queue.push_back(s);
-            if (queue.size() == 1) send(s);
+            const bool idle = queue.empty();
+            queue.push(s);
+            if (idle) send(s);
             break;
         }
         // A switch reduces at its ports' line rate (NVLink SHARP, InfiniBand
@@ -151,7 +152,7 @@ void Executor::send(StepId s) {
 void Executor::sent(StepId s) {
     if (!peak_.empty()) count_load(s, {});
     auto& queue = connection_queue_[connection(schedule_->steps[s])];
-    queue.pop_front();
+    queue.pop();
     if (!queue.empty()) send(queue.front());
     release(s, true);
 }

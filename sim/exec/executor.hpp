@@ -98,7 +98,22 @@ private:
     // data of one connection through one FIFO of buffer slots, so a send does
     // not overtake or share bandwidth with the one before it; it starts once
     // the one before has left (not arrived: the slots keep several in flight).
-    std::unordered_map<uint64_t, std::deque<StepId>> connection_queue_;
+    // A FIFO that keeps its storage when it empties (most connections hold
+    // one send at a time: no allocation per send).
+    struct Fifo {
+        std::vector<StepId> items;
+        std::size_t head = 0;
+        bool empty() const { return head == items.size(); }
+        void push(StepId s) { items.push_back(s); }
+        StepId front() const { return items[head]; }
+        void pop() {
+            if (++head == items.size()) items.clear(), head = 0;
+        }
+    };
+    struct ConnectionHash {
+        std::size_t operator()(uint64_t k) const { return static_cast<std::size_t>(k * 0x9e3779b97f4a7c15ULL >> 17); }
+    };
+    std::unordered_map<uint64_t, Fifo, ConnectionHash> connection_queue_;
     std::vector<uint32_t> peak_, in_flight_;
     std::map<StepId, std::vector<ChannelId>> tracked_;
 };

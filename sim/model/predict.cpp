@@ -1,5 +1,7 @@
 #include "sim/model/predict.hpp"
 
+#include <map>
+
 #include <fmt/format.h>
 
 #include "algorithms/algorithm.hpp"
@@ -67,8 +69,11 @@ Prediction predict_collective(const Topology& topo, Routes& routes, const Predic
     if (fixed && req.proto != "auto" && !nccl_protocol(fixed->family, *proto_kind_from(req.proto)))
         bad("--proto", fmt::format("a protocol that NCCL runs with algorithm '{}'", fixed->name), req.proto);
 
+    std::map<std::string, bool> usable;  // why_not can be costly (SHARP trees): ask once per algorithm
     auto choice = tune(shape, req.op, req.bytes, req.algo, req.proto, [&](const std::string& name) {
-        return !find_algorithm(name)->why_not(req.op, comm).has_value();
+        auto it = usable.find(name);
+        if (it == usable.end()) it = usable.emplace(name, !find_algorithm(name)->why_not(req.op, comm)).first;
+        return it->second;
     });
     if (!choice)
         bad("--algo", fmt::format("an algorithm collsim implements that can run {} here", to_string(req.op)),

@@ -25,16 +25,20 @@ std::string explain_section(const CollReport& r) {
     bool any = false;
     for (const auto& row : r.rows) any = any || row.explain.has_value();
     if (!any) return "";
-    std::string out = "#\n# explain: flow simulation against the closed form (alpha-beta) of the algorithm\n";
+    std::string out = "#\n# explain: flow simulation against the closed form (alpha-beta) of the algorithm, and the\n"
+                      "# closed form's latency and bandwidth terms\n";
     out += fmt::format("# {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>7}  {}\n", "size", "flow", "closed", "latency",
                        "bandwidth", "diff", "why");
     out += fmt::format("# {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>7}\n", "(B)", "(us)", "(us)", "(us)", "(us)", "(%)");
     for (const auto& row : r.rows) {
         if (!row.explain) continue;
         const auto& e = *row.explain;
-        const double diff = e.flow.ps() > 0 ? 100.0 * (e.flow.us() - e.analytical.us()) / e.flow.us() : 0.0;
-        out += fmt::format("{:>12}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>7.2f}  {}\n", row.size.count(),
-                           e.flow.us(), e.analytical.us(), e.latency.us(), e.bandwidth.us(), diff, e.why);
+        const std::string flow = e.flow ? fmt::format("{:.2f}", e.flow->us()) : "-";
+        const std::string diff = e.flow && e.flow->ps() > 0
+                                     ? fmt::format("{:.2f}", 100.0 * (e.flow->us() - e.analytical.us()) / e.flow->us())
+                                     : "-";
+        out += fmt::format("{:>12}  {:>10}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>7}  {}\n", row.size.count(), flow,
+                           e.analytical.us(), e.latency.us(), e.bandwidth.us(), diff, e.why);
     }
     return out;
 }
@@ -95,11 +99,11 @@ std::string render_json(const CollReport& r) {
                          {"waiting_ranks", row.hang->waiting_ranks},
                          {"dead_links", row.hang->dead_links}};
         if (row.explain) {
-            o["flow_us"] = row.explain->flow.us();
+            if (row.explain->flow) o["flow_us"] = row.explain->flow->us();
             o["analytical_us"] = row.explain->analytical.us();
             o["latency_us"] = row.explain->latency.us();
             o["bandwidth_us"] = row.explain->bandwidth.us();
-            o["why"] = row.explain->why;
+            if (row.explain->flow) o["why"] = row.explain->why;
         }
         j["rows"].push_back(std::move(o));
     }

@@ -20,9 +20,10 @@ struct HangInfo {
     std::vector<std::string> dead_links;  // "a->b" per dead direction
 };
 
-// What `coll --explain` adds to a row: both models' times and why they differ.
+// What `coll --explain` adds to a row: both models' times and why they
+// differ. With --model analytical alone, only the closed form's terms.
 struct CollExplain {
-    Time flow;
+    std::optional<Time> flow;
     Time analytical, latency, bandwidth;  // the closed form and its two terms
     std::string why;
 };
