@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/coll_command.hpp"
+#include "sim/cli/validate_command.hpp"
 #include "sim/core/error.hpp"
 
 int main(int argc, char** argv) {
@@ -13,6 +14,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     collsim::CollOptions coll;
     CLI::App* coll_cmd = collsim::add_coll_command(app, coll);
+    collsim::ValidateOptions validate;
+    CLI::App* validate_cmd = collsim::add_validate_command(app, validate);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -23,6 +26,7 @@ int main(int argc, char** argv) {
     }
     try {
         if (coll_cmd->parsed()) return collsim::run_coll(coll);
+        if (validate_cmd->parsed()) return collsim::run_validate(validate);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;
