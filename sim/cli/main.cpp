@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "sim/cli/calibrate_command.hpp"
 #include "sim/cli/coll_command.hpp"
 #include "sim/cli/validate_command.hpp"
 #include "sim/core/error.hpp"
@@ -14,6 +15,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     collsim::CollOptions coll;
     CLI::App* coll_cmd = collsim::add_coll_command(app, coll);
+    collsim::CalibrateOptions calibrate;
+    CLI::App* calibrate_cmd = collsim::add_calibrate_command(app, calibrate);
     collsim::ValidateOptions validate;
     CLI::App* validate_cmd = collsim::add_validate_command(app, validate);
     try {
@@ -26,6 +29,7 @@ int main(int argc, char** argv) {
     }
     try {
         if (coll_cmd->parsed()) return collsim::run_coll(coll);
+        if (calibrate_cmd->parsed()) return collsim::run_calibrate(calibrate);
         if (validate_cmd->parsed()) return collsim::run_validate(validate);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());

@@ -45,8 +45,10 @@ std::string resolve(const std::string& dir, const std::string& path) {
 
 }  // namespace
 
-std::vector<Dataset> load_datasets(const std::string& dir, TopologyCache& topologies) {
-    const std::string manifest = (std::filesystem::path(dir) / "datasets.yaml").string();
+std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topologies) {
+    const bool folder = std::filesystem::is_directory(where);
+    const std::string manifest = folder ? (std::filesystem::path(where) / "datasets.yaml").string() : where;
+    const std::string dir = std::filesystem::path(manifest).parent_path().string();
     const YAML::Node root = load_yaml_file(manifest);
     YamlFields f(manifest);
     struct Entry {

@@ -32,10 +32,11 @@ struct Dataset {
     Measurement measurement;
 };
 
-// Reads DIR/datasets.yaml and every file it lists; each run is checked
-// against its collective and its topology's GPU count. Throws InputErrors
-// (manifest) or InputError (a run or topology).
-std::vector<Dataset> load_datasets(const std::string& dir, TopologyCache& topologies);
+// Reads a manifest (a folder's datasets.yaml, or the file itself) and every
+// file it lists, paths relative to the manifest; each run is checked against
+// its collective and its topology's GPU count. Throws InputErrors (manifest)
+// or InputError (a run or topology).
+std::vector<Dataset> load_datasets(const std::string& manifest, TopologyCache& topologies);
 
 // One log checked against one topology, as `validate --log` and `calibrate`
 // take them. `op` overrides the collective the log names.

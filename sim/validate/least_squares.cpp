@@ -52,13 +52,16 @@ LeastSquaresResult least_squares(const Residuals& f, const std::vector<BoxParame
     ++res.evaluations;
     res.cost = res.start_cost = sum_squares(r);
     double lambda = 1e-3;
-    for (int it = 0; it < max_iterations; ++it) {
-        res.iterations = it + 1;
-        // Forward differences, stepping backwards at an upper bound.
-        std::vector<std::vector<double>> jac(n, std::vector<double>(r.size(), 0.0));
+    // jac[i][k] = d r_k / d x_i. Computed by finite differences at the start
+    // and after a failed step; between, Broyden's rank-one update keeps it
+    // close for the cost of no extra evaluation (each one is a batch of
+    // simulations).
+    std::vector<std::vector<double>> jac(n, std::vector<double>(r.size(), 0.0));
+    auto differentiate = [&](bool first) {
         for (std::size_t i = 0; i < n; ++i) {
             if (!res.active[i]) continue;
             std::vector<double> x = res.x;
+            // Forward differences, stepping backwards at an upper bound.
             const double h = x[i] + params[i].step <= params[i].hi ? params[i].step : -params[i].step;
             x[i] += h;
             const std::vector<double> ri = f(x);
@@ -69,11 +72,24 @@ LeastSquaresResult least_squares(const Residuals& f, const std::vector<BoxParame
                 moved = moved || jac[i][k] != 0.0;
             }
             // Parameters the data cannot see stay where they started.
-            if (it == 0 && !moved) res.active[i] = false;
+            if (first && !moved) res.active[i] = false;
         }
+    };
+    differentiate(true);
+    bool fresh = true;
+    for (int it = 0; it < max_iterations; ++it) {
+        res.iterations = it + 1;
+        // Parameters the data sees, less those pinned at a bound that the
+        // descent direction (-J^T r) pushes against: stepping them would be
+        // clipped away and spoil the others' step.
         std::vector<std::size_t> live;
-        for (std::size_t i = 0; i < n; ++i)
-            if (res.active[i]) live.push_back(i);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!res.active[i]) continue;
+            double descent = 0;
+            for (std::size_t k = 0; k < r.size(); ++k) descent -= jac[i][k] * r[k];
+            const bool pinned = (res.x[i] >= params[i].hi && descent > 0) || (res.x[i] <= params[i].lo && descent < 0);
+            if (!pinned) live.push_back(i);
+        }
         if (live.empty()) break;
         const std::size_t m = live.size();
         std::vector<std::vector<double>> jtj(m, std::vector<double>(m, 0.0));
@@ -84,7 +100,7 @@ LeastSquaresResult least_squares(const Residuals& f, const std::vector<BoxParame
             for (std::size_t k = 0; k < r.size(); ++k) jtr[a] -= jac[live[a]][k] * r[k];
         }
         bool improved = false;
-        for (int attempt = 0; attempt < 10 && !improved; ++attempt) {
+        for (int attempt = 0; attempt < (fresh ? 8 : 2) && !improved; ++attempt) {
             auto damped = jtj;
             for (std::size_t a = 0; a < m; ++a) damped[a][a] += lambda * std::max(jtj[a][a], 1e-12);
             const auto delta = solve(damped, jtr);
@@ -102,17 +118,37 @@ LeastSquaresResult least_squares(const Residuals& f, const std::vector<BoxParame
             const double cost = sum_squares(rx);
             if (cost < res.cost) {
                 const double gain = (res.cost - cost) / std::max(res.cost, 1e-300);
+                // Broyden: J += (dr - J dx) dx^T / (dx^T dx), over the step actually taken.
+                double dxdx = 0;
+                std::vector<double> dx(n, 0.0);
+                for (std::size_t i = 0; i < n; ++i) dx[i] = x[i] - res.x[i], dxdx += dx[i] * dx[i];
+                if (dxdx > 0)
+                    for (std::size_t k = 0; k < r.size(); ++k) {
+                        double predicted = 0;
+                        for (std::size_t i = 0; i < n; ++i) predicted += jac[i][k] * dx[i];
+                        const double miss = (rx[k] - r[k]) - predicted;
+                        for (std::size_t i = 0; i < n; ++i)
+                            if (res.active[i]) jac[i][k] += miss * dx[i] / dxdx;
+                    }
                 res.x = x;
                 r = rx;
                 res.cost = cost;
                 lambda = std::max(lambda / 3, 1e-9);
                 improved = true;
-                if (gain < 1e-6) return res;
+                // A 0.01% gain no longer moves any reported error.
+                if (gain < 1e-4) return res;
             } else {
                 lambda *= 4;
             }
         }
-        if (!improved) break;
+        if (improved) {
+            fresh = false;
+        } else if (fresh) {
+            break;  // even exact derivatives find no better point
+        } else {
+            differentiate(false);
+            fresh = true;
+        }
     }
     return res;
 }
