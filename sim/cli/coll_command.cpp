@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/options.hpp"
 #include "sim/cli/size_list.hpp"
 #include "sim/core/error.hpp"
 #include "sim/hw/topology_loader.hpp"
@@ -12,12 +13,6 @@
 #include "sim/validate/calibration_profile.hpp"
 
 namespace collsim {
-
-namespace {
-[[noreturn]] void bad_option(const std::string& option, std::string expected, const std::string& found) {
-    throw InputError(SourceLocation{}, option, std::move(expected), "'" + found + "'");
-}
-}  // namespace
 
 CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     CLI::App* c = app.add_subcommand("coll", "one collective over a size sweep, as an nccl-tests table");

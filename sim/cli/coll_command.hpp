@@ -8,8 +8,8 @@ namespace collsim {
 struct CollOptions {
     std::string topology;
     std::string op = "allreduce";
-    std::string algo = "ring";
-    std::string proto = "simple";
+    std::string algo = "auto";
+    std::string proto = "auto";
     std::string sizes = "8:1G";
     std::string dtype = "float";
     std::string format = "table";

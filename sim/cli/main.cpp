@@ -7,6 +7,8 @@
 
 #include "sim/cli/calibrate_command.hpp"
 #include "sim/cli/coll_command.hpp"
+#include "sim/cli/diagnose_command.hpp"
+#include "sim/cli/numerics_command.hpp"
 #include "sim/cli/validate_command.hpp"
 #include "sim/core/error.hpp"
 
@@ -19,6 +21,10 @@ int main(int argc, char** argv) {
     CLI::App* calibrate_cmd = collsim::add_calibrate_command(app, calibrate);
     collsim::ValidateOptions validate;
     CLI::App* validate_cmd = collsim::add_validate_command(app, validate);
+    collsim::NumericsOptions numerics;
+    CLI::App* numerics_cmd = collsim::add_numerics_command(app, numerics);
+    collsim::DiagnoseOptions diagnose;
+    CLI::App* diagnose_cmd = collsim::add_diagnose_command(app, diagnose);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -31,6 +37,8 @@ int main(int argc, char** argv) {
         if (coll_cmd->parsed()) return collsim::run_coll(coll);
         if (calibrate_cmd->parsed()) return collsim::run_calibrate(calibrate);
         if (validate_cmd->parsed()) return collsim::run_validate(validate);
+        if (numerics_cmd->parsed()) return collsim::run_numerics_command(numerics);
+        if (diagnose_cmd->parsed()) return collsim::run_diagnose_command(diagnose);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;

@@ -54,6 +54,14 @@ void Executor::start(const Schedule& schedule, std::function<void()> done) {
 }
 
 void Executor::ready(StepId s) {
+    const Time delay = delay_ ? delay_(s) : Time{};
+    if (delay > Time{})
+        sim_.schedule_in(delay, [this, s] { begin(s); });
+    else
+        begin(s);
+}
+
+void Executor::begin(StepId s) {
     const Step& step = schedule_->steps[s];
     const DeviceId gpu = rank_gpus_[static_cast<std::size_t>(step.rank)];
     switch (step.kind) {
@@ -79,6 +87,7 @@ void Executor::ready(StepId s) {
 
 void Executor::complete(StepId s) {
     ++finished_;
+    if (observer_) observer_(s);
     for (StepId d : dependents_[s])
         if (--waiting_on_[d] == 0) ready(d);
     if (finished_ == schedule_->steps.size()) done_();

@@ -37,10 +37,15 @@ public:
 
     // Starts the schedule now; `done` runs when its last step has finished.
     void start(const Schedule& schedule, std::function<void()> done);
+    // Called as each step finishes: the order in which data really combined.
+    void on_step_finished(std::function<void(StepId)> observer) { observer_ = std::move(observer); }
+    // Extra time before each step may start (seeded jitter for run-to-run studies).
+    void delay_steps(std::function<Time(StepId)> delay) { delay_ = std::move(delay); }
     std::size_t steps_finished() const { return finished_; }
 
 private:
     void ready(StepId s);
+    void begin(StepId s);
     void complete(StepId s);
 
     Simulator& sim_;
@@ -55,6 +60,8 @@ private:
     std::vector<std::vector<StepId>> dependents_;
     std::size_t finished_ = 0;
     std::function<void()> done_;
+    std::function<void(StepId)> observer_;
+    std::function<Time(StepId)> delay_;
 };
 
 }  // namespace collsim

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/tuner/tuner.hpp"
 #include "sim/core/error.hpp"
 #include "sim/exec/simulate.hpp"
 #include "sim/model/link_efficiency.hpp"
@@ -23,28 +24,38 @@ int default_channels(Routes& routes, const std::vector<DeviceId>& ranks) {
 }
 
 Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal) {
+    if (req.algo != "auto" && !find_algorithm(req.algo)) bad("--algo", algorithm_choices() + " or auto", req.algo);
+    if (req.proto != "auto" && !proto_kind_from(req.proto))
+        bad("--proto", std::string(proto_choices()) + " or auto", req.proto);
+    const AlgorithmInfo* fixed = req.algo == "auto" ? nullptr : find_algorithm(req.algo);
+    if (fixed && !fixed->supports(req.op))
+        bad("--op", fmt::format("an operation that algorithm '{}' implements", fixed->name), std::string(to_string(req.op)));
+    if (fixed && req.proto != "auto" && !nccl_protocol(fixed->family, *proto_kind_from(req.proto)))
+        bad("--proto", fmt::format("a protocol that NCCL runs with algorithm '{}'", fixed->name), req.proto);
+
+    const CommShape shape = comm_shape(topo, routes, req.ranks);
+    auto choice = tune(shape, req.op, req.bytes, req.algo, req.proto);
+    if (!choice)
+        bad("--algo", fmt::format("an algorithm collsim implements that can run {} here", to_string(req.op)),
+            req.algo + "/" + req.proto);
+    const AlgorithmInfo* algo = find_algorithm(choice->algo);
+    const Protocol proto = *nccl_protocol(algo->family, choice->proto);
+
     Prediction p;
-    const std::string algo_name = req.algo == "auto" ? "ring" : req.algo;
-    const AlgorithmInfo* algo = find_algorithm(algo_name);
-    if (!algo) bad("--algo", algorithm_choices() + " or auto", req.algo);
-    if (!algo->supports(req.op))
-        bad("--op", fmt::format("an operation that algorithm '{}' implements", algo->name), std::string(to_string(req.op)));
-    const std::string proto_name = req.proto == "auto" ? "simple" : req.proto;
-    auto kind = proto_kind_from(proto_name);
-    if (!kind) bad("--proto", std::string(proto_choices()) + " or auto", req.proto);
-    auto proto = nccl_protocol(algo->family, *kind);
-    if (!proto) bad("--proto", fmt::format("a protocol that NCCL runs with algorithm '{}'", algo->name), req.proto);
-    p.algo = std::string(algo->name);
-    p.proto = *kind;
-    p.channels = req.channels > 0 ? req.channels : default_channels(routes, req.ranks);
-    p.why = req.algo == "auto" || req.proto == "auto" ? "ring/simple until the tuner lands" : "fixed by the caller";
+    p.algo = choice->algo;
+    p.proto = choice->proto;
+    p.channels = req.channels > 0 ? req.channels : choice->channels;
+    p.why = choice->why;
+    // Channels on the same links add nothing in a flow model: simulate only as
+    // many as there are distinct links to spread them over.
+    const int simulated = req.channels > 0 ? req.channels : std::min(p.channels, default_channels(routes, req.ranks));
 
     const int n = static_cast<int>(req.ranks.size());
-    const Schedule schedule = algo->build(CollectiveCall{req.op, req.bytes, n, p.channels});
-    LinkEfficiency eff = nccl_link_efficiency(n > 0 ? topo.device(req.ranks[0]).arch : GpuArch::unknown);
+    const Schedule schedule = algo->build(CollectiveCall{req.op, req.bytes, n, simulated});
+    LinkEfficiency eff = nccl_link_efficiency(shape.arch);
     for (std::size_t k = 0; k < eff.size(); ++k) eff[k] *= cal.bandwidth_efficiency[k];
     const ScheduleTiming t =
-        simulate_schedule(topo, routes, req.ranks, schedule, calibrated(*proto, algo->family, cal), eff);
+        simulate_schedule(topo, routes, req.ranks, schedule, calibrated(proto, algo->family, cal), eff);
     const double factor = size_factor(cal, req.bytes);
     p.time = factor == 1.0 ? t.time : Time::from_ps(static_cast<int64_t>(static_cast<double>(t.time.ps()) * factor));
     return p;

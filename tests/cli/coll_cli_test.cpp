@@ -27,7 +27,9 @@ TEST_CASE("coll JSON has the stable field names") {
     auto j = nlohmann::json::parse(r.out);
     for (const char* k : {"op", "algo", "proto", "ranks", "topology", "rows"}) CHECK(j.contains(k));
     CHECK(j["op"] == "allreduce");
-    CHECK(j["algo"] == "ring");
+    CHECK(j["algo"] == "auto");
+    CHECK(j["rows"][0]["algo"] == "ring");
+    CHECK(j["rows"][0]["proto"] == "ll");
     CHECK(j["ranks"] == 4);
     CHECK(j["topology"] == "dgx-h100");
     REQUIRE(j["rows"].size() == 2);

@@ -73,6 +73,8 @@ Dataset synthetic_run(const std::string& topology, TopologyCache& machines, cons
     d.path = topology;
     d.topology_path = source_path(topology);
     d.op = CollOp::allreduce;
+    d.algo = "ring";
+    d.proto = "simple";
     auto& m = machines.get(d.topology_path);
     d.ranks = static_cast<int>(m.topo.gpus().size());
     PredictRequest req{CollOp::allreduce, Bytes{}, m.topo.gpus(), "ring", "simple", 0};

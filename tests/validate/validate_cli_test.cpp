@@ -184,7 +184,7 @@ TEST_CASE("coll --calibration: a launch latency of 20 us adds exactly 11.6 us to
     const std::string dir = temp_dir("coll");
     std::ofstream(dir + "/base.yaml") << "collsim_calibration: 1\n"
                                          "base_latency:\n  - {family: ring, proto: simple, latency: 20us}\n";
-    const std::string args = "coll" + kDgx + " --sizes 8 --format json";
+    const std::string args = "coll" + kDgx + " --algo ring --proto simple --sizes 8 --format json";
     auto plain = run_cli(args), slow = run_cli(args + " --calibration " + dir + "/base.yaml");
     REQUIRE(slow.exit_code == 0);
     const double t0 = nlohmann::json::parse(plain.out)["rows"][0]["time_us"];

@@ -1,0 +1,101 @@
+#include <catch2/catch.hpp>
+
+#include "algorithms/tuner/tuner.hpp"
+#include "sim/hw/topology_loader.hpp"
+
+using namespace collsim;
+
+namespace {
+const NcclCost& cost(const std::vector<NcclCost>& costs, NcclFamily f, ProtoKind p) {
+    for (const auto& c : costs)
+        if (c.family == f && c.proto == p) return c;
+    FAIL("no such candidate");
+    return costs.front();
+}
+
+CommShape h100_node() {
+    CommShape s;
+    s.ranks = 8;
+    s.nodes = 1;
+    s.ppn = 8;
+    s.arch = GpuArch::hopper;
+    s.intra_bw = 370.8;
+    s.intra_class = LinkClass::nvlink;
+    return s;
+}
+}  // namespace
+
+TEST_CASE("NCCL's latency model reproduces its worked examples on an H100 node") {
+    // MODEL-FACTS.md section 6, worked example (NCCL v2.30.7 constants).
+    auto costs = nccl_costs(h100_node(), CollOp::allreduce, 8);
+    CHECK(cost(costs, NcclFamily::ring, ProtoKind::ll).latency_us == Approx(15.0));
+    CHECK(cost(costs, NcclFamily::ring, ProtoKind::ll128).latency_us == Approx(40.6));
+    CHECK(cost(costs, NcclFamily::ring, ProtoKind::simple).latency_us == Approx(56.0));
+    CHECK(cost(costs, NcclFamily::tree, ProtoKind::ll).latency_us == Approx(15.2));
+    CHECK(cost(costs, NcclFamily::tree, ProtoKind::simple).latency_us == Approx(64.4));
+    CHECK_FALSE(cost(costs, NcclFamily::nvls, ProtoKind::simple).eligible);
+    CHECK_FALSE(cost(costs, NcclFamily::nvls, ProtoKind::ll).eligible);
+}
+
+TEST_CASE("NCCL's multi-node ring latency counts network steps and the plateau factor") {
+    // 16 nodes x 8 GPUs, ring Simple: 8.4 + 224 x 3.4 + 30 x 14 = 1190 us
+    // (MODEL-FACTS.md section 6), x1.4 once each channel's share of the
+    // message per rank reaches 64 bytes.
+    CommShape s = h100_node();
+    s.ranks = 128;
+    s.nodes = 16;
+    s.nic_bw = 50;
+    s.nics_per_node = 8;
+    CHECK(cost(nccl_costs(s, CollOp::allreduce, 8), NcclFamily::ring, ProtoKind::simple).latency_us ==
+          Approx(1190.0));
+    CHECK(cost(nccl_costs(s, CollOp::allreduce, 1 << 30), NcclFamily::ring, ProtoKind::simple).latency_us ==
+          Approx(1190.0 * 1.4));
+}
+
+TEST_CASE("on an 8-GPU NVSwitch node the tuner takes LL for small AllReduce and Simple for large") {
+    const CommShape s = h100_node();
+    auto small = tune(s, CollOp::allreduce, Bytes(1024), "auto", "auto");
+    REQUIRE(small);
+    CHECK(small->algo == "ring");
+    CHECK(small->proto == ProtoKind::ll);
+    auto large = tune(s, CollOp::allreduce, Bytes(int64_t{1} << 30), "auto", "auto");
+    REQUIRE(large);
+    CHECK(large->algo == "ring");
+    CHECK(large->proto == ProtoKind::simple);
+    CHECK_THAT(large->why, Catch::Contains("NCCL 2.30.7 cost model: ring/simple"));
+}
+
+TEST_CASE("a fixed protocol narrows the tuner's candidates") {
+    auto t = tune(h100_node(), CollOp::allreduce, Bytes(int64_t{1} << 30), "auto", "ll");
+    REQUIRE(t);
+    CHECK(t->proto == ProtoKind::ll);
+}
+
+TEST_CASE("NCCL launches fewer channels for small messages") {
+    NcclChannels ch{16, 23.0, 16};
+    CHECK(nccl_launch_channels(ch, ProtoKind::simple, NcclFamily::ring, 8, 8) == 1);
+    CHECK(nccl_launch_channels(ch, ProtoKind::simple, NcclFamily::ring, 8, int64_t{1} << 30) == 16);
+    // Simple keeps a channel only with 64 bytes per thread of 512: 32 KiB each.
+    CHECK(nccl_launch_channels(ch, ProtoKind::simple, NcclFamily::ring, 8, 4 * 32768) == 4);
+}
+
+TEST_CASE("the communicator's shape comes from the topology") {
+    const Topology t = load_topology(std::string(COLLSIM_SOURCE_ROOT) + "/topologies/dgx-h100.yaml");
+    Routes routes(t);
+    const CommShape s = comm_shape(t, routes, t.gpus());
+    CHECK(s.ranks == 8);
+    CHECK(s.nodes == 1);
+    CHECK(s.ppn == 8);
+    CHECK(s.arch == GpuArch::hopper);
+    CHECK(s.intra_class == LinkClass::nvlink);
+    CHECK(s.intra_bw == Approx(450 * 20.6 / 25));
+    CHECK_FALSE(s.intra_via_cpu);
+    const Topology p = load_topology(std::string(COLLSIM_SOURCE_ROOT) + "/topologies/pcie-gen4-x8-8gpu.yaml");
+    Routes proutes(p);
+    const CommShape ps = comm_shape(p, proutes, p.gpus());
+    CHECK(ps.intra_class == LinkClass::pci);
+    CHECK(ps.intra_via_cpu);  // GPU 1 to GPU 2 crosses the root complex
+    auto choice = tune(ps, CollOp::allreduce, Bytes(1 << 20), "auto", "auto");
+    REQUIRE(choice);
+    CHECK(choice->proto != ProtoKind::ll128);
+}
