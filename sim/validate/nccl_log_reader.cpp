@@ -165,11 +165,14 @@ private:
         for (std::size_t i = 0; i < words.size(); ++i) {
             const auto& w = words[i];
             auto& res = r.result[static_cast<std::size_t>(columns_[i].group)];
-            auto number = [&](const char* field) {
+            // "N/A": a group the run did not measure (the harness's in-place AllToAll).
+            auto number = [&](const char* field) -> std::optional<double> {
+                if (w.text == "N/A") return std::nullopt;
                 auto v = parse_number(w.text);
                 if (!v || *v < 0)
-                    throw InputError(at(n, w.column), field, "a number that is not negative", "'" + std::string(w.text) + "'");
-                return *v;
+                    throw InputError(at(n, w.column), field, "a number that is not negative, or N/A",
+                                     "'" + std::string(w.text) + "'");
+                return v;
             };
             switch (columns_[i].what) {
                 case Column::size: {

@@ -83,6 +83,18 @@ TEST_CASE("the new layout: version line, test name, root and #wrong columns, NCC
     CHECK_NOTHROW(check_measurement(b, CollOp::broadcast, 2));
 }
 
+TEST_CASE("the harness's output: nccl-tests layout with an unmeasured in-place group") {
+    const Measurement m = sample("harness-alltoall.txt");
+    CHECK(m.op == CollOp::alltoall);
+    CHECK(m.ranks == 4);
+    CHECK(m.nccl_version == "2.28.9");
+    REQUIRE(m.rows.size() == 3);
+    CHECK(*m.rows[2].result[0].time_us == Approx(579.84));
+    CHECK_FALSE(m.rows[2].result[1].time_us);
+    CHECK(*measured_time_us(m.rows[2], CollOp::alltoall, 4) == Approx(579.84));
+    CHECK_NOTHROW(check_measurement(m, CollOp::alltoall, 4));
+}
+
 TEST_CASE("the CSV form: header fields, empty values, op and ranks from the header") {
     const Measurement m = sample("sample.csv");
     CHECK(m.op == CollOp::allgather);
@@ -145,7 +157,7 @@ TEST_CASE("broken logs are rejected with the line of the problem") {
                                           "first began at line 17)"},
              Case{"bad/failure-line.log", "failure-line.log:20:1: line: expected a table row, a '#' line or an NCCL log line, "
                                         "found 'Test NCCL failure"},
-             Case{"bad/bad-number.log", "bad-number.log:26:57: time: expected a number that is not negative, found "
+             Case{"bad/bad-number.log", "bad-number.log:26:57: time: expected a number that is not negative, or N/A, found "
                                         "'67x.45'"},
              Case{"bad/csv-header.csv", "csv-header.csv:6:1: CSV header: expected 'size_bytes,count,"},
              Case{"bad/csv-cut-row.csv", "csv-cut-row.csv:9:1: row: expected 10 fields like the header, found 5"},
