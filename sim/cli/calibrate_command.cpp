@@ -46,6 +46,8 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& o) {
     c->add_option("--log", o.logs, "nccl-tests logs or CSVs measured on --topology")->required();
     c->add_option("--topology,-t", o.topology, "the machine the logs were measured on")->required();
     c->add_option("--op", o.op, "the collective, for logs that do not name it");
+    c->add_option("--algo", o.algo, "the algorithm the runs forced (NCCL_ALGO), or auto")->capture_default_str();
+    c->add_option("--proto", o.proto, "the protocol the runs forced (NCCL_PROTO), or auto")->capture_default_str();
     c->add_option("--calibration", o.start, "a profile to start from; default: specs and NCCL's constants");
     c->add_option("--size-corrections", o.size_corrections, "fit a time factor per size range, e.g. 64K,64M");
     c->add_option("--output,-o", o.output, "the calibration profile to write")->required();
@@ -64,7 +66,7 @@ int run_calibrate(const CalibrateOptions& o) {
 
     TopologyCache machines;
     std::vector<Dataset> data;
-    for (const auto& log : o.logs) data.push_back(log_dataset(log, o.topology, machines, op));
+    for (const auto& log : o.logs) data.push_back(log_dataset(log, o.topology, machines, op, o.algo, o.proto));
     std::vector<const Dataset*> refs;
     for (const auto& d : data) refs.push_back(&d);
     const FitResult fit = fit_calibration(refs, machines, start, options);

@@ -11,6 +11,7 @@ struct CalibrateOptions {
     std::vector<std::string> logs;  // nccl-tests logs or CSVs, all measured on `topology`
     std::string topology;
     std::string op;                 // for logs that do not name their collective
+    std::string algo = "auto", proto = "auto";  // what the runs forced with NCCL_ALGO / NCCL_PROTO
     std::string start;              // a profile to start from; empty: defaults
     std::string size_corrections;   // boundaries, e.g. "64K,64M"; empty: none
     std::string output;             // the profile to write

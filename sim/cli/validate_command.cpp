@@ -39,6 +39,8 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
     c->add_option("--log", o.log, "one nccl-tests log or CSV instead of --data (needs --topology)");
     c->add_option("--topology,-t", o.topology, "the machine --log was measured on");
     c->add_option("--op", o.op, "the collective of --log, where the log does not name it");
+    c->add_option("--algo", o.algo, "the algorithm --log's run forced (NCCL_ALGO), or auto")->capture_default_str();
+    c->add_option("--proto", o.proto, "the protocol --log's run forced (NCCL_PROTO), or auto")->capture_default_str();
     c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
     c->add_flag("--cross", o.cross, "fit each dataset alone and predict the others of its machine class");
     c->add_option("--size-corrections", o.size_corrections, "size-range boundaries for the --cross fits, e.g. 64K,64M");
@@ -58,6 +60,8 @@ int run_validate(const ValidateOptions& o) {
     if (!o.log.empty() && o.topology.empty()) bad_option("--topology", "a topology file to go with --log", "nothing");
     if (o.log.empty() && !o.topology.empty()) bad_option("--log", "a log to go with --topology", "nothing");
     if (!o.op.empty() && o.log.empty()) bad_option("--op", "only with --log", o.op);
+    if ((o.algo != "auto" || o.proto != "auto") && o.log.empty())
+        bad_option("--algo/--proto", "only with --log (datasets.yaml says what each run forced)", o.algo + "/" + o.proto);
     std::optional<CollOp> op;
     if (!o.op.empty() && !(op = coll_op_from(o.op))) bad_option("--op", std::string(coll_op_choices()), o.op);
     ValidationOptions options;
@@ -67,7 +71,7 @@ int run_validate(const ValidateOptions& o) {
     const Calibration cal = o.calibration.empty() ? Calibration{} : load_calibration(o.calibration);
     TopologyCache machines;
     std::vector<Dataset> data;
-    if (!o.log.empty()) data.push_back(log_dataset(o.log, o.topology, machines, op));
+    if (!o.log.empty()) data.push_back(log_dataset(o.log, o.topology, machines, op, o.algo, o.proto));
     else data = load_datasets(o.data, machines);
     if (!o.log.empty()) {
         // A lone log the model cannot run is bad input, not a row of a report.
@@ -81,7 +85,7 @@ int run_validate(const ValidateOptions& o) {
                                                 : render_validation_table(v, o.log.empty() ? o.data : o.log);
     std::fwrite(out.data(), 1, out.size(), stdout);
 
-    const ErrorSummary& judged = v.out_of_sample ? *v.out_of_sample : v.given;
+    const ErrorSummary& judged = v.out_of_sample ? v.out_of_sample->all : v.given.all;
     bool failed = false;
     if (o.max_bandwidth_error >= 0 && judged.median_bandwidth_pct && *judged.median_bandwidth_pct > o.max_bandwidth_error) {
         fmt::print(stderr, "collsim validate: median error of bandwidth-bound rows {:.1f}% is above {}%\n",

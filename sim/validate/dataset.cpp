@@ -1,5 +1,7 @@
 #include "sim/validate/dataset.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -37,6 +39,8 @@ void settle(Dataset& d, const Topology& topo, std::optional<CollOp> op, std::opt
                                      gpus),
                          fmt::format("{} ranks in {}", d.ranks, m.file));
     check_measurement(m, d.op, d.ranks);
+    for (const auto& [key, value] : m.header)
+        if (key == "nodes") d.nodes = std::max(1, std::atoi(value.c_str()));  // "2", "most likely 4 (...)" -> leading number
 }
 
 std::string resolve(const std::string& dir, const std::string& path) {
@@ -101,8 +105,10 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
 }
 
 Dataset log_dataset(const std::string& log, const std::string& topology, TopologyCache& topologies,
-                    std::optional<CollOp> op) {
+                    std::optional<CollOp> op, const std::string& algo, const std::string& proto) {
     Dataset d;
+    d.algo = algo;
+    d.proto = proto;
     d.name = std::filesystem::path(log).filename().string();
     d.path = log;
     d.topology_path = topology;

@@ -29,6 +29,7 @@ struct Dataset {
     std::string algo = "auto", proto = "auto";
     CollOp op = CollOp::allreduce;
     int ranks = 0;
+    int nodes = 1;  // from the CSV header's 'nodes:' line; 1 where it has none
     Measurement measurement;
 };
 
@@ -39,8 +40,10 @@ struct Dataset {
 std::vector<Dataset> load_datasets(const std::string& manifest, TopologyCache& topologies);
 
 // One log checked against one topology, as `validate --log` and `calibrate`
-// take them. `op` overrides the collective the log names.
+// take them. `op` overrides the collective the log names; `algo` and
+// `proto` say what the run forced with NCCL_ALGO / NCCL_PROTO.
 Dataset log_dataset(const std::string& log, const std::string& topology, TopologyCache& topologies,
-                    std::optional<CollOp> op = std::nullopt);
+                    std::optional<CollOp> op = std::nullopt, const std::string& algo = "auto",
+                    const std::string& proto = "auto");
 
 }  // namespace collsim

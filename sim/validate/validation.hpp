@@ -22,13 +22,19 @@ struct DatasetResult {
     std::optional<ErrorSummary> out_of_sample;  // nullopt: no other covered dataset in its class
 };
 
+// One figure over all rows, and apart over single-node and multi-node runs
+// (a run's node count comes from its CSV header).
+struct ScopedErrors {
+    ErrorSummary all, single_node, multi_node;
+};
+
 struct ValidationResult {
     std::string calibration;  // "defaults" or the profile's file
     bool cross = false;
     std::vector<DatasetResult> datasets;
-    ErrorSummary given;                         // every covered row, calibration as given
-    ErrorSummary in_sample;                     // --cross: each dataset with its own fit; else = given
-    std::optional<ErrorSummary> out_of_sample;  // --cross only
+    ScopedErrors given;                         // every covered row, calibration as given
+    ScopedErrors in_sample;                     // --cross: each dataset with its own fit; else = given
+    std::optional<ScopedErrors> out_of_sample;  // --cross only
 };
 
 struct ValidationOptions {

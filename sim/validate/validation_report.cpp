@@ -77,12 +77,15 @@ std::string render_validation_table(const ValidationResult& v, const std::string
         out += fmt::format("#   {} ({} on {} ranks): {}\n", r.dataset->name, to_string(r.dataset->op), r.dataset->ranks,
                            r.not_covered);
     }
+    auto scoped = [&](const char* what, const ScopedErrors& e) {
+        out += fmt::format("# overall, {}:\n#   all runs:         {}\n#   single-node runs: {}\n#   multi-node runs:  {}\n",
+                           what, summary_line(e.all), summary_line(e.single_node), summary_line(e.multi_node));
+    };
     out += "#\n";
-    out += fmt::format("# overall, calibration as given: {}\n", summary_line(v.given));
+    scoped("calibration as given", v.given);
     if (v.cross) {
-        out += fmt::format("# overall, in-sample (each dataset fitted on itself): {}\n", summary_line(v.in_sample));
-        out += fmt::format("# overall, out-of-sample (fitted on another dataset of the class): {}\n",
-                           summary_line(*v.out_of_sample));
+        scoped("in-sample (each dataset fitted on itself)", v.in_sample);
+        scoped("out-of-sample (fitted on another dataset of its class)", *v.out_of_sample);
     }
     return out;
 }
@@ -105,6 +108,7 @@ std::string render_validation_json(const ValidationResult& v) {
         o["class"] = d.machine_class;
         o["op"] = to_string(d.op);
         o["ranks"] = d.ranks;
+        o["nodes"] = d.nodes;
         o["rows"] = r.errors.rows;
         o["algo"] = r.prediction.algos();
         o["proto"] = r.prediction.protos();
@@ -115,9 +119,16 @@ std::string render_validation_json(const ValidationResult& v) {
         }
         j["datasets"].push_back(std::move(o));
     }
-    j["overall"]["given"] = summary_json(v.given);
-    j["overall"]["in_sample"] = summary_json(v.in_sample);
-    j["overall"]["out_of_sample"] = v.out_of_sample ? summary_json(*v.out_of_sample) : Json(nullptr);
+    j["overall"]["given"] = summary_json(v.given.all);
+    j["overall"]["in_sample"] = summary_json(v.in_sample.all);
+    j["overall"]["out_of_sample"] = v.out_of_sample ? summary_json(v.out_of_sample->all) : Json(nullptr);
+    for (const auto& [key, pick] : {std::pair{"single_node", &ScopedErrors::single_node},
+                                    std::pair{"multi_node", &ScopedErrors::multi_node}}) {
+        Json& scope = j["overall"][key];
+        scope["given"] = summary_json(v.given.*pick);
+        scope["in_sample"] = summary_json(v.in_sample.*pick);
+        scope["out_of_sample"] = v.out_of_sample ? summary_json((*v.out_of_sample).*pick) : Json(nullptr);
+    }
     return j.dump(2) + "\n";
 }
 
