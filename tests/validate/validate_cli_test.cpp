@@ -105,6 +105,10 @@ TEST_CASE("validate exits 2 on bad options") {
              Case{"validate --log " + kLogs + "unnamed-run.log" + kDgx + " --op allscatter",
                   "--op: expected one of allreduce"},
              Case{"validate --format xml", "--format: expected one of table, json, csv, found 'xml'"},
+             Case{"validate --proto ll", "--algo/--proto: expected only with --log (datasets.yaml says what each run "
+                                         "forced), found 'auto/ll'"},
+             Case{"validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --proto fast",
+                  "--proto: expected one of ll, ll128, simple or auto, found 'fast'"},
              Case{"validate --data /nonexistent", "/nonexistent: file: expected a readable file"},
          }) {
         INFO(c.args);
