@@ -7,6 +7,7 @@
 
 #include "sim/cli/calibrate_command.hpp"
 #include "sim/cli/coll_command.hpp"
+#include "sim/cli/topo_command.hpp"
 #include "sim/cli/diagnose_command.hpp"
 #include "sim/cli/numerics_command.hpp"
 #include "sim/cli/validate_command.hpp"
@@ -21,6 +22,8 @@ int main(int argc, char** argv) {
     CLI::App* calibrate_cmd = collsim::add_calibrate_command(app, calibrate);
     collsim::ValidateOptions validate;
     CLI::App* validate_cmd = collsim::add_validate_command(app, validate);
+    collsim::TopoOptions topo;
+    CLI::App* topo_cmd = collsim::add_topo_command(app, topo);
     collsim::NumericsOptions numerics;
     CLI::App* numerics_cmd = collsim::add_numerics_command(app, numerics);
     collsim::DiagnoseOptions diagnose;
@@ -37,6 +40,7 @@ int main(int argc, char** argv) {
         if (coll_cmd->parsed()) return collsim::run_coll(coll);
         if (calibrate_cmd->parsed()) return collsim::run_calibrate(calibrate);
         if (validate_cmd->parsed()) return collsim::run_validate(validate);
+        if (topo_cmd->parsed()) return collsim::run_topo(*topo_cmd, topo);
         if (numerics_cmd->parsed()) return collsim::run_numerics_command(numerics);
         if (diagnose_cmd->parsed()) return collsim::run_diagnose_command(diagnose);
     } catch (const collsim::InputErrors& e) {

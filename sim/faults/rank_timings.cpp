@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/core/text_file.hpp"
 
 namespace collsim {
 
@@ -106,11 +107,7 @@ std::vector<RankTiming> read_rank_timings_csv(const std::string& text, const std
 }
 
 std::vector<RankTiming> load_rank_timings(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "it cannot be opened");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return read_rank_timings_csv(ss.str(), path);
+    return read_rank_timings_csv(read_text_file(path), path);
 }
 
 }  // namespace collsim

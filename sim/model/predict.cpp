@@ -54,8 +54,9 @@ Prediction predict_collective(const Topology& topo, Routes& routes, const Predic
     const Schedule schedule = algo->build(CollectiveCall{req.op, req.bytes, n, simulated});
     LinkEfficiency eff = nccl_link_efficiency(shape.arch);
     for (std::size_t k = 0; k < eff.size(); ++k) eff[k] *= cal.bandwidth_efficiency[k];
-    const ScheduleTiming t =
-        simulate_schedule(topo, routes, req.ranks, schedule, calibrated(proto, algo->family, cal), eff);
+    const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, schedule, calibrated(proto, algo->family, cal),
+                                               SimulateOptions{eff, req.setup, req.timeout, req.routing});
+    p.hang = t.hang;
     const double factor = size_factor(cal, req.bytes);
     p.time = factor == 1.0 ? t.time : Time::from_ps(static_cast<int64_t>(static_cast<double>(t.time.ps()) * factor));
     return p;

@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "sim/exec/collective.hpp"
+#include "sim/exec/simulate.hpp"
 #include "sim/hw/routes.hpp"
+#include "sim/net/routing_policy.hpp"
 #include "sim/model/calibration.hpp"
 
 namespace collsim {
@@ -18,6 +20,9 @@ struct PredictRequest {
     std::string algo = "auto";    // a registered algorithm, or auto
     std::string proto = "auto";   // ll, ll128, simple, or auto
     int channels = 0;             // 0: chosen from the topology
+    NetworkSetup setup;           // faults acting on the network, if any
+    std::optional<Time> timeout;  // watchdog
+    RoutingPolicy routing;        // which equal-cost path each flow takes
 };
 
 struct Prediction {
@@ -26,6 +31,7 @@ struct Prediction {
     int channels = 1;
     Time time;
     std::string why;  // how the choice was made, for --explain
+    std::optional<HangReport> hang;  // set when the collective never finished
 };
 
 // Throws InputError for an unknown or ineligible algorithm or protocol.

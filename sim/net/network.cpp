@@ -10,10 +10,29 @@ constexpr __int128 kScale = 1'000'000'000'000;  // picoseconds per second
 }
 
 Network::Network(Simulator& sim, std::vector<Bandwidth> capacities)
-    : sim_(sim), on_resource_(capacities.size()), carried_(capacities.size(), 0),
+    : sim_(sim), extra_latency_(capacities.size()), on_resource_(capacities.size()), carried_(capacities.size(), 0),
       resource_mark_(capacities.size(), 0) {
     capacity_.reserve(capacities.size());
     for (auto c : capacities) capacity_.push_back(c.bps());
+}
+
+void Network::set_capacity(ResourceId r, Bandwidth bw) {
+    if (r >= capacity_.size()) throw std::out_of_range("capacity of an unknown resource");
+    capacity_[r] = bw.bps();
+    rerate_around({r});
+}
+
+Time Network::extra_latency(const std::vector<ResourceId>& path) const {
+    Time t{};
+    for (ResourceId r : path) t += extra_latency_[r];
+    return t;
+}
+
+std::vector<std::vector<ResourceId>> Network::stalled_flows() const {
+    std::vector<std::vector<ResourceId>> out;
+    for (const Flow& f : flows_)
+        if (f.active && f.rate == 0) out.push_back(f.resources);
+    return out;
 }
 
 Bytes Network::carried(ResourceId r) const { return Bytes(static_cast<int64_t>(carried_[r] / kScale)); }

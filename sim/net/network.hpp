@@ -30,6 +30,18 @@ public:
     // Flow rate computations done so far: a measure of re-rating work.
     uint64_t rerated_flows() const { return rerated_; }
     std::size_t resource_count() const { return capacity_.size(); }
+    // Flows currently sharing a resource (adaptive routing steers by it).
+    std::size_t flows_on(ResourceId r) const { return on_resource_[r].size(); }
+    Bandwidth capacity(ResourceId r) const { return Bandwidth::bytes_per_s(capacity_[r]); }
+    // Changes a resource's capacity now (a fault, a repair); the flows that
+    // share it are re-rated. Zero stalls them until capacity returns.
+    void set_capacity(ResourceId r, Bandwidth bw);
+    // Flows that cannot progress (rate zero), with their resources: what a
+    // hang report shows.
+    std::vector<std::vector<ResourceId>> stalled_flows() const;
+    // Latency added to flows that start on a resource from now on (a degraded link).
+    void set_extra_latency(ResourceId r, Time t) { extra_latency_[r] = t; }
+    Time extra_latency(const std::vector<ResourceId>& path) const;
     // Bytes carried by a resource so far (for utilisation reports).
     Bytes carried(ResourceId r) const;
 
@@ -53,6 +65,7 @@ private:
 
     Simulator& sim_;
     std::vector<int64_t> capacity_;
+    std::vector<Time> extra_latency_;
     std::vector<std::vector<FlowId>> on_resource_;
     std::vector<__int128> carried_;  // bytes x 10^12
     std::vector<Flow> flows_;

@@ -39,7 +39,11 @@ std::vector<RowError> DatasetPrediction::errors() const {
 
 DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machine, const Calibration& cal) {
     const auto& gpus = machine.topo.gpus();
-    PredictRequest req{d.op, Bytes{}, {gpus.begin(), gpus.begin() + d.ranks}, d.algo, d.proto, 0};
+    PredictRequest req;
+    req.op = d.op;
+    req.ranks = {gpus.begin(), gpus.begin() + d.ranks};
+    req.algo = d.algo;
+    req.proto = d.proto;
     DatasetPrediction out;
     for (const auto& row : d.measurement.rows) {
         if (row.size.count() == 0) continue;

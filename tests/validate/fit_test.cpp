@@ -77,7 +77,10 @@ Dataset synthetic_run(const std::string& topology, TopologyCache& machines, cons
     d.proto = "simple";
     auto& m = machines.get(d.topology_path);
     d.ranks = static_cast<int>(m.topo.gpus().size());
-    PredictRequest req{CollOp::allreduce, Bytes{}, m.topo.gpus(), "ring", "simple", 0};
+    PredictRequest req;
+    req.ranks = m.topo.gpus();
+    req.algo = "ring";
+    req.proto = "simple";
     for (int64_t size = 8; size <= (int64_t{1} << 30); size *= 8) {
         req.bytes = Bytes(size);
         MeasuredRow row;
