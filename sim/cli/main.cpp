@@ -5,10 +5,12 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "sim/cli/calibrate_command.hpp"
 #include "sim/cli/coll_command.hpp"
 #include "sim/cli/topo_command.hpp"
 #include "sim/cli/diagnose_command.hpp"
 #include "sim/cli/numerics_command.hpp"
+#include "sim/cli/validate_command.hpp"
 #include "sim/core/error.hpp"
 
 int main(int argc, char** argv) {
@@ -16,6 +18,10 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     collsim::CollOptions coll;
     CLI::App* coll_cmd = collsim::add_coll_command(app, coll);
+    collsim::CalibrateOptions calibrate;
+    CLI::App* calibrate_cmd = collsim::add_calibrate_command(app, calibrate);
+    collsim::ValidateOptions validate;
+    CLI::App* validate_cmd = collsim::add_validate_command(app, validate);
     collsim::TopoOptions topo;
     CLI::App* topo_cmd = collsim::add_topo_command(app, topo);
     collsim::NumericsOptions numerics;
@@ -32,6 +38,8 @@ int main(int argc, char** argv) {
     }
     try {
         if (coll_cmd->parsed()) return collsim::run_coll(coll);
+        if (calibrate_cmd->parsed()) return collsim::run_calibrate(calibrate);
+        if (validate_cmd->parsed()) return collsim::run_validate(validate);
         if (topo_cmd->parsed()) return collsim::run_topo(*topo_cmd, topo);
         if (numerics_cmd->parsed()) return collsim::run_numerics_command(numerics);
         if (diagnose_cmd->parsed()) return collsim::run_diagnose_command(diagnose);
