@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/coll_command.hpp"
+#include "sim/cli/replay_command.hpp"
 #include "sim/core/error.hpp"
 
 int main(int argc, char** argv) {
@@ -13,6 +14,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     collsim::CollOptions coll;
     CLI::App* coll_cmd = collsim::add_coll_command(app, coll);
+    collsim::ReplayCliOptions replay;
+    CLI::App* replay_cmd = collsim::add_replay_command(app, replay);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -23,6 +26,7 @@ int main(int argc, char** argv) {
     }
     try {
         if (coll_cmd->parsed()) return collsim::run_coll(coll);
+        if (replay_cmd->parsed()) return collsim::run_replay(replay);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;

@@ -67,6 +67,8 @@ void check_membership(const Trace& t, int r, Errors& e) {
             const int peer = p2p_peer(t, r, op.p2p);
             if (peer < 0)
                 e.add(op, r, "a peer inside its group (next and prev do not wrap around)", "none");
+            else if (peer >= t.ranks)
+                e.add(op, r, fmt::format("a peer from rank 0 to {}", t.ranks - 1), fmt::format("rank {}", peer));
             else if (peer == r)
                 e.add(op, r, "a peer other than the rank itself", fmt::format("rank {}", r));
         }
@@ -116,7 +118,7 @@ void check_pairs(const Trace& t, Errors& e) {
         for (const TraceOp& op : t.program(r).ops) {
             if (op.kind != OpKind::send && op.kind != OpKind::recv) continue;
             const int peer = p2p_peer(t, r, op.p2p);
-            if (peer < 0 || peer == r) continue;
+            if (peer < 0 || peer == r || peer >= t.ranks) continue;
             const bool send = op.kind == OpKind::send;
             auto& b = balance[send ? std::pair{r, peer} : std::pair{peer, r}];
             b.first += send ? 1 : -1;
