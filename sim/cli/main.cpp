@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/coll_command.hpp"
+#include "sim/cli/gen_command.hpp"
 #include "sim/cli/replay_command.hpp"
 #include "sim/core/error.hpp"
 
@@ -16,6 +17,11 @@ int main(int argc, char** argv) {
     CLI::App* coll_cmd = collsim::add_coll_command(app, coll);
     collsim::ReplayCliOptions replay;
     CLI::App* replay_cmd = collsim::add_replay_command(app, replay);
+    collsim::GenCliOptions gen;
+    CLI::App* gen_cmd = collsim::add_gen_command(app, gen);
+    // The command line, without the binary's path, is recorded in generated traces.
+    gen.command = "collsim";
+    for (int i = 1; i < argc; ++i) gen.command += std::string(" ") + argv[i];
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -27,6 +33,7 @@ int main(int argc, char** argv) {
     try {
         if (coll_cmd->parsed()) return collsim::run_coll(coll);
         if (replay_cmd->parsed()) return collsim::run_replay(replay);
+        if (gen_cmd->parsed()) return collsim::run_gen(*gen_cmd, gen);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;

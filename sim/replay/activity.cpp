@@ -41,6 +41,7 @@ RankActivity rank_activity(const Trace& trace, const ReplayResult& r, int rank) 
     for (int s = 0; s < r.steps; ++s)
         for (OpIndex i = 0; i < p.ops.size(); ++i) {
             const OpTiming& t = r.timings[r.instance(rank, s, i, p.ops.size())];
+            if (p.ops[i].kind == OpKind::compute && p.ops[i].compute.host) continue;
             (p.ops[i].kind == OpKind::compute ? a.compute : a.comm).push_back(Interval{t.start, t.end});
         }
     a.compute = merged(std::move(a.compute));

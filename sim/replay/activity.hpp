@@ -1,7 +1,8 @@
 #pragma once
 // What each rank was doing over time: the intervals in which it computed and
 // in which its communication was under way (from the moment every participant
-// had arrived to the end; waiting for late peers counts as neither).
+// had arrived to the end; waiting for late peers counts as neither). Host
+// (CPU) work of imported traces is neither either: the GPU is idle meanwhile.
 #include <vector>
 
 #include "sim/replay/replay_result.hpp"

@@ -40,8 +40,9 @@ Bubble explain(const Trace& trace, const ReplayResult& r, int rank, const Start&
             b.waited_for = fmt::format("rank {} to reach {}", c.last_rank, describe_comm(trace, r, op, t));
         } else {
             const P2PRun& x = r.p2p[t.run];
-            b.waited_for = fmt::format("rank {} to reach {}", x.from == rank ? x.to : x.from,
-                                       describe_comm(trace, r, op, t));
+            const bool sender = x.from == rank;
+            b.waited_for = fmt::format("rank {} to reach {} '{}'", sender ? x.to : x.from, sender ? "recv" : "send",
+                                       sender ? x.recv_name : x.name);
         }
         return b;
     }

@@ -45,7 +45,7 @@ struct CollectiveRun {
 
 struct P2PRun {
     int from = 0, to = 0, step = 0;
-    std::string name;  // the send op's
+    std::string name, recv_name;  // the send op's and the receive op's
     Bytes bytes;
     Time send_arrival, recv_arrival, start, end;
 };

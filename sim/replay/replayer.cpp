@@ -275,6 +275,7 @@ void Replayer::launch_p2p(const Member& send, const Member& recv) {
     rec.to = recv.rank;
     rec.step = send.step;
     rec.name = op_of(send).name;
+    rec.recv_name = op_of(recv).name;
     rec.bytes = op_of(send).p2p.bytes;
     rec.send_arrival = result_.timings[instance(send)].ready;
     rec.recv_arrival = result_.timings[instance(recv)].ready;

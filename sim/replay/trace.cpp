@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "algorithms/algorithm.hpp"
+
 namespace collsim {
 
 std::string_view to_string(OpKind k) {
@@ -25,6 +27,13 @@ uint32_t Trace::stream_index(const std::string& name) {
         if (streams[i] == name) return i;
     streams.push_back(name);
     return static_cast<uint32_t>(streams.size() - 1);
+}
+
+bool simulable(const CollectiveSpec& c) {
+    if (c.duration || (c.op == CollOp::alltoall && !c.split.empty())) return true;
+    for (const auto& a : algorithm_registry())
+        if (a.supports(c.op)) return true;
+    return false;
 }
 
 int p2p_peer(const Trace& t, int rank, const P2PSpec& p) {

@@ -32,6 +32,7 @@ struct ComputeCost {
     FlopType type = FlopType::bf16;
     double flops_efficiency = 0;   // 0: the trace's default
     double memory_efficiency = 0;  // 0: the trace's default
+    bool host = false;             // CPU-side work (imported traces): takes time, is not GPU compute
 };
 
 struct CollectiveSpec {
@@ -45,6 +46,9 @@ struct CollectiveSpec {
     // A collective whose time was measured (an importer without sizes): it
     // still waits for every member, then takes this long without traffic.
     std::optional<Time> duration;
+    // What an importer measured; used as `duration` when collsim has no
+    // algorithm for the operation.
+    std::optional<Time> measured;
     int root = 0;  // Broadcast and Reduce: position of the root in the group
 };
 
@@ -102,6 +106,10 @@ struct Trace {
     std::optional<uint32_t> find_communicator(std::string_view name) const;
     uint32_t stream_index(const std::string& name);  // adds it when new
 };
+
+// Whether the replay can simulate a call of `op`: some registered algorithm
+// implements it (uneven all-to-alls always run as plain sends).
+bool simulable(const CollectiveSpec& c);
 
 // The absolute peer rank of a send or recv on `rank`; -1 when a relative peer
 // falls outside the group (or the rank is in no group of the communicator).

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/algorithm.hpp"
+
 namespace collsim {
 
 namespace {
@@ -47,7 +49,7 @@ std::vector<OpIndex> calls_on(const Program& p, uint32_t c) {
     return out;
 }
 
-void check_membership(const Trace& t, int r, Errors& e) {
+void check_membership(const Trace& t, int r, Errors& e, std::set<CollOp>& unsimulable) {
     const Program& p = t.program(r);
     for (const TraceOp& op : p.ops) {
         if (op.kind == OpKind::collective) {
@@ -57,6 +59,9 @@ void check_membership(const Trace& t, int r, Errors& e) {
                 e.add(op, r, fmt::format("a rank in a group of communicator '{}'", c.name), "a rank in none");
                 continue;
             }
+            if (!simulable(op.collective) && unsimulable.insert(op.collective.op).second)
+                e.add(op, r, "a collective that some algorithm of collsim implements (" + algorithm_choices() + ")",
+                      std::string(to_string(op.collective.op)));
             const std::size_t n = c.groups[static_cast<std::size_t>(g)].size();
             if (!op.collective.split.empty() && op.collective.split.size() != n)
                 e.add(op, r, fmt::format("a split with one size per member of its '{}' group ({})", c.name, n),
@@ -176,8 +181,9 @@ void check_acyclic(const Trace& t, int r, Errors& e) {
 void check_trace(const Trace& t) {
     Errors e;
     std::set<const Program*> seen;
+    std::set<CollOp> unsimulable;  // reported once per operation
     for (int r = 0; r < t.ranks; ++r) {
-        check_membership(t, r, e);
+        check_membership(t, r, e, unsimulable);
         if (seen.insert(&t.program(r)).second) check_acyclic(t, r, e);
     }
     e.throw_if_any();

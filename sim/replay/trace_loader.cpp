@@ -27,7 +27,7 @@ void read_gpu(YamlFields& f, const YAML::Node& n, ComputeDefaults& c) {
     f.check_keys(n, path, {"card", "flops_efficiency", "memory_efficiency", "peak", "memory_bandwidth"});
     if (auto v = read_fraction(f, n, path, "flops_efficiency")) c.flops_efficiency = *v;
     if (auto v = read_fraction(f, n, path, "memory_efficiency")) c.memory_efficiency = *v;
-    const auto card = f.string(n, path, "card", !n["peak"]);
+    const auto card = f.string(n, path, "card", false);
     if (!n["peak"]) {
         if (n["memory_bandwidth"])
             f.error(n["memory_bandwidth"], path + ".memory_bandwidth", "peak FLOP rates alongside it (a custom card)",

@@ -14,6 +14,16 @@ std::string ms_or_us(Time t) {
     return t.ps() >= 1'000'000'000 ? fmt::format("{:.3f} ms", t.us() / 1e3) : fmt::format("{:.3f} us", t.us());
 }
 
+// Keeps columns aligned: long (imported kernel) names are cut with a marker.
+std::string fit(const std::string& s, std::size_t width) {
+    return s.size() <= width ? s : s.substr(0, width - 1) + "~";
+}
+
+std::string algo_label(const CollectiveRun& c) {
+    if (c.algo == "measured" || c.algo == "local") return c.algo;
+    return fmt::format("{}/{}/{}", c.algo, to_string(c.proto), c.channels);
+}
+
 std::string pct(double f) { return fmt::format("{:.1f}%", 100 * f); }
 
 std::string size(Bytes b) {
@@ -48,13 +58,13 @@ void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
         return all[x].end - all[x].last_arrival > all[y].end - all[y].last_arrival;
     });
-    out += fmt::format("{:>4}  {:<16} {:<13} {:<8} {:>5} {:>10} {:<15} {:>12} {:>10}\n", "step", "name", "op", "comm",
+    out += fmt::format("{:>4}  {:<24} {:<13} {:<8} {:>5} {:>10} {:<16} {:>12} {:>10}\n", "step", "name", "op", "comm",
                        "ranks", "size", "algo/proto/ch", "latency(us)", "skew(us)");
     for (std::size_t k = 0; k < std::min(rows, order.size()); ++k) {
         const CollectiveRun& c = all[order[k]];
-        out += fmt::format("{:>4}  {:<16} {:<13} {:<8} {:>5} {:>10} {:<15} {:>12.2f} {:>10.2f}\n", c.step + 1, c.name,
-                           to_string(c.kind), rep.trace->communicators[c.comm].name, c.ranks, size(c.bytes),
-                           fmt::format("{}/{}/{}", c.algo, to_string(c.proto), c.channels),
+        out += fmt::format("{:>4}  {:<24} {:<13} {:<8} {:>5} {:>10} {:<16} {:>12.2f} {:>10.2f}\n", c.step + 1,
+                           fit(c.name, 24), to_string(c.kind), fit(rep.trace->communicators[c.comm].name, 8), c.ranks,
+                           c.algo == "measured" ? "-" : size(c.bytes), algo_label(c),
                            (c.end - c.last_arrival).us(), (c.last_arrival - c.first_arrival).us());
     }
 }
@@ -70,12 +80,13 @@ void bubbles(std::string& out, const ReplayReport& rep, std::size_t rows) {
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t x, std::size_t y) { return all[x].end - all[x].start > all[y].end - all[y].start; });
-    out += fmt::format("{:>5} {:>4} {:>12} {:>12}  {:<11} {:<16} {}\n", "rank", "step", "start(us)", "length(us)",
+    out += fmt::format("{:>5} {:>4} {:>12} {:>12}  {:<11} {:<24} {}\n", "rank", "step", "start(us)", "length(us)",
                        "cause", "op", "waited for");
     for (std::size_t k = 0; k < std::min(rows, order.size()); ++k) {
         const Bubble& b = all[order[k]];
-        out += fmt::format("{:>5} {:>4} {:>12.2f} {:>12.2f}  {:<11} {:<16} {}\n", b.rank, b.step + 1, b.start.us(),
-                           (b.end - b.start).us(), to_string(b.cause), b.op.empty() ? "-" : b.op, b.waited_for);
+        out += fmt::format("{:>5} {:>4} {:>12.2f} {:>12.2f}  {:<11} {:<24} {}\n", b.rank, b.step + 1, b.start.us(),
+                           (b.end - b.start).us(), to_string(b.cause), b.op.empty() ? "-" : fit(b.op, 24),
+                           b.waited_for);
     }
 }
 

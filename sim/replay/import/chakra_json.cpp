@@ -116,6 +116,7 @@ ImportedProgram import_chakra_rank(const json& doc, const std::string& file, int
             op.kind = OpKind::compute;
             op.stream = cpu ? 0 : 1;
             op.compute.duration = runtime;
+            op.compute.host = cpu;
         } else if (type == coll) {
             op.kind = OpKind::collective;
             op.stream = 2;
@@ -137,6 +138,7 @@ ImportedProgram import_chakra_rank(const json& doc, const std::string& file, int
             op.collective.op = *kind;
             op.collective.comm = 0;
             if (kernel && !kernel->dtype.empty()) op.collective.dtype = kernel->dtype;
+            op.collective.measured = runtime;
             if (n.contains("comm_size")) {
                 op.collective.bytes = Bytes(static_cast<int64_t>(unsigned_field(n, "comm_size", file, path)));
             } else {

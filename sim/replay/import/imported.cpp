@@ -55,17 +55,25 @@ Trace assemble_trace(std::vector<ImportedProgram> ranks, const std::string& name
         }
         t.communicators.push_back(std::move(c));
     }
+    std::map<CollOp, int> unsimulated;
     for (auto& r : ranks) {
         for (std::string& n : r.notes) t.notes.push_back(std::move(n));
         for (TraceOp& op : r.program.ops) {
             op.stream = t.stream_index(r.streams[op.stream]);
-            if (op.kind == OpKind::collective)
-                op.collective.comm = *t.find_communicator(r.comms[op.collective.comm].name);
+            if (op.kind != OpKind::collective) continue;
+            op.collective.comm = *t.find_communicator(r.comms[op.collective.comm].name);
+            if (!simulable(op.collective) && op.collective.measured) {
+                op.collective.duration = op.collective.measured;
+                ++unsimulated[op.collective.op];
+            }
         }
         auto program = std::make_shared<const Program>(std::move(r.program));
         if (replicate) t.programs.assign(static_cast<std::size_t>(t.ranks), program);
         else t.programs.push_back(std::move(program));
     }
+    for (const auto& [op, count] : unsimulated)
+        t.notes.push_back(fmt::format("{}: collsim has no {} algorithm yet; {} such calls keep their measured time",
+                                      source, to_string(op), count));
     check_trace(t);
     return t;
 }

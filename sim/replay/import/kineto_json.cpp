@@ -112,6 +112,7 @@ ImportedProgram import_kineto_rank(const json& doc, const std::string& file) {
             op.kind = OpKind::collective;
             op.collective.op = nccl->op;
             if (!nccl->dtype.empty()) op.collective.dtype = nccl->dtype;
+            op.collective.measured = dur;
             ImportedComm comm{"world", {}};
             if (args.contains("Process Group Name") && args["Process Group Name"].is_string())
                 comm = ImportedComm{"pg " + args["Process Group Name"].get<std::string>(),
