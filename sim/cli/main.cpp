@@ -1,6 +1,7 @@
 // collsim: one binary, one subcommand per question. Results go to stdout,
 // diagnostics to stderr. Exit codes: 0 ok, 1 a check failed, 2 bad input.
 #include <cstdio>
+#include <string>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -19,9 +20,14 @@ int main(int argc, char** argv) {
     CLI::App* replay_cmd = collsim::add_replay_command(app, replay);
     collsim::GenCliOptions gen;
     CLI::App* gen_cmd = collsim::add_gen_command(app, gen);
-    // The command line, without the binary's path, is recorded in generated traces.
+    // The command line, without the binary's path or the output file, is
+    // recorded in generated traces: running it again prints the same trace.
     gen.command = "collsim";
-    for (int i = 1; i < argc; ++i) gen.command += std::string(" ") + argv[i];
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "-o" || arg == "--output") ++i;
+        else if (!arg.starts_with("--output=")) gen.command += " " + arg;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {

@@ -19,6 +19,7 @@ void LinkSampler::sample() {
         // Keep samples 0, 2, 4, ...: still evenly spaced, at twice the interval.
         std::size_t kept = 0;
         for (std::size_t i = 0; i < samples_.times.size(); i += 2, ++kept) {
+            if (kept == i) continue;  // sample 0 stays where it is
             samples_.times[kept] = samples_.times[i];
             samples_.carried[kept] = std::move(samples_.carried[i]);
         }

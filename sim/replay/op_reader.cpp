@@ -16,6 +16,7 @@ bool read_compute(YamlFields& f, const YAML::Node& n, const std::string& path, C
     if (auto v = read_size(f, n, path, "bytes", false)) c.memory = *v;
     if (auto v = read_fraction(f, n, path, "flops_efficiency")) c.flops_efficiency = *v;
     if (auto v = read_fraction(f, n, path, "memory_efficiency")) c.memory_efficiency = *v;
+    if (auto v = f.boolean(n, path, "host", false)) c.host = *v;
     if (auto d = f.string(n, path, "dtype", false)) {
         if (auto t = flop_type_from(*d)) c.type = *t;
         else f.error(n["dtype"], path + ".dtype", std::string(flop_type_choices()), describe_node(n["dtype"]));
@@ -151,7 +152,7 @@ std::optional<OpDraft> read_op(YamlFields& f, const YAML::Node& node, const std:
     if (!f.expect_map(node, path)) return std::nullopt;
     f.check_keys(node, path,
                  {"name", "stream", "after", "duration", "flops", "bytes", "dtype", "flops_efficiency",
-                  "memory_efficiency", "collective", "comm", "split", "root", "send", "recv"});
+                  "memory_efficiency", "host", "collective", "comm", "split", "root", "send", "recv"});
     OpDraft d;
     TraceOp& op = d.op;
     op.where = f.at(node);

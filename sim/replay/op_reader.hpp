@@ -1,6 +1,7 @@
 #pragma once
 // Reads one op of a native trace. The op's kind follows from its keys:
-//   compute     {name, stream, duration} or {name, stream, flops, bytes, dtype}
+//   compute     {name, stream, duration} or {name, stream, flops, bytes, dtype};
+//               host: true for CPU-side work (takes time, is not GPU compute)
 //   collective  {name, stream, collective: allreduce, bytes, dtype, comm, split, root}
 //   send/recv   {name, stream, send: next | prev | +k | -k | RANK, comm, bytes}
 // `after` names ops of the same program; they are resolved by the loader.
