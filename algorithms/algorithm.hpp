@@ -30,13 +30,13 @@ struct AlgorithmInfo {
     NcclFamily family;
     std::string_view family_reason;
     // Topology or communicator requirements beyond the operation; empty: none.
-    std::function<Unavailable(CollOp, const Communicator&)> requirement;
-    std::function<Schedule(const CollectiveCall&, const Communicator&)> build;
+    std::function<Unavailable(CollOp, const CommLayout&)> requirement;
+    std::function<Schedule(const CollectiveCall&, const CommLayout&)> build;
     std::function<Estimate(const CollectiveCall&, CostModel&)> estimate;
 
     bool supports(CollOp op) const;
     // Why this algorithm cannot run `op` on `comm`; nullopt when it can.
-    Unavailable why_not(CollOp op, const Communicator& comm) const;
+    Unavailable why_not(CollOp op, const CommLayout& comm) const;
 };
 
 const std::vector<AlgorithmInfo>& algorithm_registry();

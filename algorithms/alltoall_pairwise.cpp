@@ -15,7 +15,7 @@ namespace collsim {
 
 namespace {
 
-Schedule alltoall_pairwise_schedule(const CollectiveCall& call, const Communicator&) {
+Schedule alltoall_pairwise_schedule(const CollectiveCall& call, const CommLayout&) {
     const int n = call.ranks, channels = call.channels;
     const SplitBuffers buf{n, channels};
     Schedule s;

@@ -28,13 +28,13 @@ namespace collsim {
 
 namespace {
 
-std::vector<DeviceId> rail_gpus(const Communicator& comm, int local) {
+std::vector<DeviceId> rail_gpus(const CommLayout& comm, int local) {
     std::vector<DeviceId> out;
     for (const auto& node : comm.nodes) out.push_back(comm.gpus[static_cast<std::size_t>(node[static_cast<std::size_t>(local)])]);
     return out;
 }
 
-Unavailable collnet_requirement(CollOp, const Communicator& comm) {
+Unavailable collnet_requirement(CollOp, const CommLayout& comm) {
     if (comm.node_count() < 2) return std::string("collnet needs ranks on at least two servers");
     if (!comm.ranks_per_node()) return std::string("collnet needs the same number of ranks on every server");
     Routes routes(*comm.topo);
@@ -76,7 +76,7 @@ RailTree rail_tree(const SharpTree& t, const std::vector<int>& rail_ranks, const
     return r;
 }
 
-Schedule collnet_schedule(const CollectiveCall& call, const Communicator& comm) {
+Schedule collnet_schedule(const CollectiveCall& call, const CommLayout& comm) {
     const int n = call.ranks, channels = call.channels, p = *comm.ranks_per_node(), k = collnet_chunks(call, p);
     Schedule s;
     s.algorithm = "collnet";
@@ -185,7 +185,7 @@ Schedule collnet_schedule(const CollectiveCall& call, const Communicator& comm) 
 }
 
 Estimate collnet_estimate(const CollectiveCall& call, CostModel& m) {
-    const Communicator& comm = m.comm();
+    const CommLayout& comm = m.comm();
     const int channels = call.channels, p = *comm.ranks_per_node(), k = collnet_chunks(call, p);
     const Bytes block = largest_piece(largest_piece(call.bytes, channels), p);
     const Bytes b = largest_piece(block, k);

@@ -6,15 +6,15 @@
 
 namespace collsim {
 
-std::optional<int> Communicator::ranks_per_node() const {
+std::optional<int> CommLayout::ranks_per_node() const {
     if (nodes.empty()) return std::nullopt;
     for (const auto& n : nodes)
         if (n.size() != nodes.front().size()) return std::nullopt;
     return static_cast<int>(nodes.front().size());
 }
 
-Communicator make_communicator(const Topology& topo, std::vector<DeviceId> gpus) {
-    Communicator c;
+CommLayout make_communicator(const Topology& topo, std::vector<DeviceId> gpus) {
+    CommLayout c;
     c.topo = &topo;
     c.gpus = std::move(gpus);
     const std::vector<uint32_t> server = node_of_devices(topo);
@@ -30,7 +30,7 @@ Communicator make_communicator(const Topology& topo, std::vector<DeviceId> gpus)
     return c;
 }
 
-Communicator first_gpus(const Topology& topo, int n) {
+CommLayout first_gpus(const Topology& topo, int n) {
     return make_communicator(topo, std::vector<DeviceId>(topo.gpus().begin(), topo.gpus().begin() + n));
 }
 

@@ -12,7 +12,7 @@
 
 namespace collsim {
 
-struct Communicator {
+struct CommLayout {
     const Topology* topo = nullptr;
     std::vector<DeviceId> gpus;           // rank -> GPU
     std::vector<int> node_of;             // rank -> node, nodes numbered by their first rank
@@ -25,8 +25,8 @@ struct Communicator {
     std::optional<int> ranks_per_node() const;
 };
 
-Communicator make_communicator(const Topology& topo, std::vector<DeviceId> gpus);
+CommLayout make_communicator(const Topology& topo, std::vector<DeviceId> gpus);
 // The first n GPUs of the topology.
-Communicator first_gpus(const Topology& topo, int n);
+CommLayout first_gpus(const Topology& topo, int n);
 
 }  // namespace collsim

@@ -49,7 +49,7 @@ public:
     // `layout`: per channel, the GPU that plays each rank (as the flow
     // simulation places channels, SimulateOptions::channel_gpus); empty: the
     // communicator's order on every channel.
-    CostModel(const Communicator& comm, Routes& routes, const Protocol& proto,
+    CostModel(const CommLayout& comm, Routes& routes, const Protocol& proto,
               std::array<double, 3> efficiency = {1.0, 1.0, 1.0}, std::vector<std::vector<DeviceId>> layout = {})
         : comm_(comm), routes_(routes), proto_(proto), efficiency_(efficiency), layout_(std::move(layout)) {}
 
@@ -59,7 +59,7 @@ public:
         return order[static_cast<std::size_t>(rank)];
     }
 
-    const Communicator& comm() const { return comm_; }
+    const CommLayout& comm() const { return comm_; }
     const Protocol& protocol() const { return proto_; }
     Routes& routes() { return routes_; }
     Estimate launch() const { return Estimate{proto_.base_latency, Time{}}; }
@@ -90,7 +90,7 @@ public:
     Bandwidth capacity(ChannelId c) const;
 
 private:
-    const Communicator& comm_;
+    const CommLayout& comm_;
     Routes& routes_;
     Protocol proto_;
     std::array<double, 3> efficiency_;

@@ -22,7 +22,7 @@ namespace collsim {
 
 namespace {
 
-Unavailable hierarchical_requirement(CollOp, const Communicator& comm) {
+Unavailable hierarchical_requirement(CollOp, const CommLayout& comm) {
     if (comm.node_count() < 2)
         return fmt::format("hierarchical needs ranks on at least two servers; all {} share one", comm.size());
     if (!comm.ranks_per_node())
@@ -30,13 +30,13 @@ Unavailable hierarchical_requirement(CollOp, const Communicator& comm) {
     return std::nullopt;
 }
 
-std::vector<int> rail(const Communicator& comm, int local) {
+std::vector<int> rail(const CommLayout& comm, int local) {
     std::vector<int> out;
     for (const auto& node : comm.nodes) out.push_back(node[static_cast<std::size_t>(local)]);
     return out;
 }
 
-Schedule hierarchical_schedule(const CollectiveCall& call, const Communicator& comm) {
+Schedule hierarchical_schedule(const CollectiveCall& call, const CommLayout& comm) {
     const int n = call.ranks, channels = call.channels, m = comm.node_count(), p = *comm.ranks_per_node();
     Schedule s;
     s.algorithm = "hierarchical";
@@ -65,7 +65,7 @@ Schedule hierarchical_schedule(const CollectiveCall& call, const Communicator& c
 }
 
 Estimate hierarchical_estimate(const CollectiveCall& call, CostModel& m) {
-    const Communicator& comm = m.comm();
+    const CommLayout& comm = m.comm();
     const int channels = call.channels, nodes = comm.node_count(), p = *comm.ranks_per_node();
     const Bytes block = largest_piece(largest_piece(call.bytes, channels), p);
     const Bytes sub = largest_piece(block, nodes);

@@ -26,7 +26,7 @@ namespace collsim {
 namespace {
 
 // The NVSwitch every rank is linked to that reduces in the switch.
-std::optional<DeviceId> reducing_nvswitch(const Communicator& comm) {
+std::optional<DeviceId> reducing_nvswitch(const CommLayout& comm) {
     const Topology& topo = *comm.topo;
     auto linked = [&](DeviceId gpu, DeviceId sw) {
         for (const Link& l : topo.links())
@@ -43,7 +43,7 @@ std::optional<DeviceId> reducing_nvswitch(const Communicator& comm) {
     return std::nullopt;
 }
 
-Unavailable nvls_requirement(CollOp, const Communicator& comm) {
+Unavailable nvls_requirement(CollOp, const CommLayout& comm) {
     if (reducing_nvswitch(comm)) return std::nullopt;
     return fmt::format("nvls needs an nvswitch with in_network_reduction: true linked to every GPU of the "
                        "communicator; {} has none",
@@ -54,7 +54,7 @@ int nvls_chunks(const CollectiveCall& call) {
     return pipeline_chunks(largest_piece(call.bytes, call.channels), call.ranks);
 }
 
-Schedule nvls_schedule(const CollectiveCall& call, const Communicator& comm) {
+Schedule nvls_schedule(const CollectiveCall& call, const CommLayout& comm) {
     const int n = call.ranks, channels = call.channels, k = nvls_chunks(call);
     Schedule s;
     s.algorithm = "nvls";
@@ -104,7 +104,7 @@ Schedule nvls_schedule(const CollectiveCall& call, const Communicator& comm) {
 
 Estimate nvls_estimate(const CollectiveCall& call, CostModel& m) {
     const int n = call.ranks, channels = call.channels, k = nvls_chunks(call);
-    const Communicator& comm = m.comm();
+    const CommLayout& comm = m.comm();
     const DeviceId sw = *reducing_nvswitch(comm);
     const Bytes slice = largest_piece(largest_piece(largest_piece(call.bytes, channels), k), n);
     Estimate up, back, period;

@@ -8,7 +8,7 @@ namespace collsim {
 
 bool AlgorithmInfo::supports(CollOp op) const { return std::find(ops.begin(), ops.end(), op) != ops.end(); }
 
-Unavailable AlgorithmInfo::why_not(CollOp op, const Communicator& comm) const {
+Unavailable AlgorithmInfo::why_not(CollOp op, const CommLayout& comm) const {
     if (!supports(op)) {
         std::string list;
         for (CollOp o : ops) list += (list.empty() ? "" : ", ") + std::string(to_string(o));

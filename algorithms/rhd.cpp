@@ -33,7 +33,7 @@ struct Fold {
     int rank_of(int v) const { return v < r ? 2 * v + 1 : v + r; }
 };
 
-Schedule rhd_schedule(const CollectiveCall& call, const Communicator&) {
+Schedule rhd_schedule(const CollectiveCall& call, const CommLayout&) {
     const Fold f(call.ranks);
     const int channels = call.channels, p = f.p;
     Schedule s;

@@ -20,7 +20,7 @@ namespace collsim {
 
 namespace {
 
-Schedule ring_schedule(const CollectiveCall& call, const Communicator&) {
+Schedule ring_schedule(const CollectiveCall& call, const CommLayout&) {
     if (call.op == CollOp::broadcast || call.op == CollOp::reduce) return ring_chain_schedule(call);
     const int n = call.ranks, channels = call.channels;
     Schedule s;

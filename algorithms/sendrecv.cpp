@@ -15,7 +15,7 @@ namespace collsim {
 
 namespace {
 
-Schedule sendrecv_schedule(const CollectiveCall& call, const Communicator&) {
+Schedule sendrecv_schedule(const CollectiveCall& call, const CommLayout&) {
     const int n = call.ranks, channels = call.channels;
     const SplitBuffers buf{1, channels};
     Schedule s;

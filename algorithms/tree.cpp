@@ -44,7 +44,7 @@ void in_order(int lo, int hi, int parent, std::vector<int>& out) {
     in_order(mid + 1, hi, mid, out);
 }
 
-RankTree make_tree(const Communicator& comm, int which) {
+RankTree make_tree(const CommLayout& comm, int which) {
     const int m = comm.node_count(), n = comm.size();
     std::vector<int> pos_parent(static_cast<std::size_t>(m), -1);
     in_order(0, m - 1, -1, pos_parent);
@@ -85,7 +85,7 @@ int tree_chunks(const CollectiveCall& call) {
     return pipeline_chunks(largest_piece(largest_piece(call.bytes, call.channels), 2), call.ranks);
 }
 
-Schedule tree_schedule(const CollectiveCall& call, const Communicator& comm) {
+Schedule tree_schedule(const CollectiveCall& call, const CommLayout& comm) {
     const int n = call.ranks, channels = call.channels, k = tree_chunks(call);
     Schedule s;
     s.algorithm = "tree";
@@ -138,7 +138,7 @@ Schedule tree_schedule(const CollectiveCall& call, const Communicator& comm) {
 Estimate tree_estimate(const CollectiveCall& call, CostModel& m) {
     const int n = call.ranks, channels = call.channels, k = tree_chunks(call);
     if (n < 2) return m.launch();
-    const Communicator& comm = m.comm();
+    const CommLayout& comm = m.comm();
     const RankTree trees[2] = {make_tree(comm, 0), make_tree(comm, 1)};
     const Bytes b = largest_piece(largest_piece(largest_piece(call.bytes, channels), 2), k);
     auto gpu = [&](int r, int ch = 0) { return m.gpu(r, ch); };

@@ -14,6 +14,7 @@
 #include "sim/model/predict.hpp"
 #include "sim/report/coll_report.hpp"
 #include "sim/report/contention.hpp"
+#include "sim/validate/calibration_profile.hpp"
 
 namespace collsim {
 
@@ -56,6 +57,7 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     c->add_option("--channels,-c", o.channels, "channels (rings); default: chosen from the topology");
     c->add_option("--model", o.model, "flow (simulate the network) or analytical (closed form)")->capture_default_str();
     c->add_flag("--explain", o.explain, "per size: flow and closed-form times, their terms, and why they differ");
+    c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
     c->add_option("--routing", o.routing, "equal-cost path choice: ecmp, single or adaptive")->capture_default_str();
     c->add_option("--format", o.format, "table, json or csv")->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (runs are deterministic for a seed)")->capture_default_str();
@@ -112,13 +114,13 @@ int run_coll(const CollOptions& o) {
 
     CollReport report{std::string(to_string(*op)), file ? "msccl" : o.algo, o.proto, topo.name(), o.topology, n, {},
                       o.model};
-    const Calibration defaults;
+    const Calibration calibration = o.calibration.empty() ? Calibration{} : load_calibration(o.calibration);
     for (Bytes requested : sizes) {
         // Like nccl-tests: whole elements, and for block operations a multiple of n.
         int64_t count = requested.count() / dtype->size;
         if (in_blocks(*op)) count = count / n * n;
         req.bytes = Bytes(count * dtype->size);
-        const Prediction p = predict_collective(topo, routes, req, defaults);
+        const Prediction p = predict_collective(topo, routes, req, calibration);
         CollRow row = make_row(req.bytes, count, std::string(dtype->name), p.time, busbw_factor(*op, n));
         row.algo = p.algo;
         row.proto = std::string(to_string(p.proto));

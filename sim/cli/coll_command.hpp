@@ -14,6 +14,7 @@ struct CollOptions {
     std::string sizes = "8:1G";
     std::string dtype = "float";
     std::string format = "table";
+    std::string calibration;  // a profile from `collsim calibrate`; empty: defaults
     std::string routing = "ecmp";
     std::string model = "flow";
     std::string gpus;  // "0,2,4" or GPU names; empty: --ranks

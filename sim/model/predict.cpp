@@ -30,10 +30,12 @@ int default_channels(Routes& routes, const std::vector<DeviceId>& ranks) {
 namespace {
 // An MSCCL file runs as written: its channels, its protocol unless fixed. It
 // runs its own kernel; its steps pay the ring's per-step latencies.
-Prediction predict_msccl(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal,
-                         const LinkEfficiency& eff) {
+Prediction predict_msccl(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal) {
     const msccl::MscclAlgorithm& file = *req.msccl;
-    if (req.analytical || req.explain) bad("--model", "flow: an MSCCL file has no closed form", req.explain ? "--explain" : "analytical");
+    if (req.analytical || req.explain)
+        bad("--model", "flow: an MSCCL file has no closed form", req.explain ? "--explain" : "analytical");
+    if (req.proto != "auto" && !proto_kind_from(req.proto))
+        bad("--proto", std::string(proto_choices()) + " or auto", req.proto);
     const ProtoKind kind = req.proto == "auto" ? file.proto : *proto_kind_from(req.proto);
     Prediction p;
     p.algo = file.name.empty() ? "msccl" : file.name;
@@ -41,8 +43,10 @@ Prediction predict_msccl(const Topology& topo, Routes& routes, const PredictRequ
     p.channels = file.nchannels;
     p.why = "an MSCCL file";
     const Protocol proto = calibrated(*nccl_protocol(NcclFamily::ring, kind), NcclFamily::ring, cal);
-    const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, msccl::msccl_schedule(file, req.bytes), proto,
-                                               SimulateOptions{eff, req.setup, req.timeout, req.routing, {}, false});
+    const CommShape shape = comm_shape(topo, routes, req.ranks);
+    const ScheduleTiming t = simulate_schedule(
+        topo, routes, req.ranks, msccl::msccl_schedule(file, req.bytes), proto,
+        SimulateOptions{collective_link_efficiency(shape.arch, cal), req.setup, req.timeout, req.routing, {}, false});
     p.hang = t.hang;
     p.flow = t.time;
     p.time = t.time;
@@ -50,73 +54,92 @@ Prediction predict_msccl(const Topology& topo, Routes& routes, const PredictRequ
 }
 }  // namespace
 
-Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal) {
+CollectiveChoice choose_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
+                                   const Calibration& cal) {
+    if (req.algo != "auto" && !find_algorithm(req.algo)) bad("--algo", algorithm_choices() + " or auto", req.algo);
     if (req.proto != "auto" && !proto_kind_from(req.proto))
         bad("--proto", std::string(proto_choices()) + " or auto", req.proto);
-    const CommShape shape = comm_shape(topo, routes, req.ranks);
-    LinkEfficiency eff = nccl_link_efficiency(shape.arch);
-    for (std::size_t k = 0; k < eff.size(); ++k) eff[k] *= cal.bandwidth_efficiency[k];
-    if (req.msccl) return predict_msccl(topo, routes, req, cal, eff);
-
-    if (req.algo != "auto" && !find_algorithm(req.algo)) bad("--algo", algorithm_choices() + " or auto", req.algo);
     const AlgorithmInfo* fixed = req.algo == "auto" ? nullptr : find_algorithm(req.algo);
     if (fixed && !fixed->supports(req.op))
         bad("--op", fmt::format("an operation that algorithm '{}' implements", fixed->name), std::string(to_string(req.op)));
-    const Communicator comm = make_communicator(topo, req.ranks);
+    const CommLayout comm = make_communicator(topo, req.ranks);
     if (fixed)
         if (auto why = fixed->why_not(req.op, comm))
             bad("--algo", fmt::format("an algorithm that can run here ({})", *why), req.algo);
     if (fixed && req.proto != "auto" && !nccl_protocol(fixed->family, *proto_kind_from(req.proto)))
         bad("--proto", fmt::format("a protocol that NCCL runs with algorithm '{}'", fixed->name), req.proto);
 
+    const CommShape shape = comm_shape(topo, routes, req.ranks);
     std::map<std::string, bool> usable;  // why_not can be costly (SHARP trees): ask once per algorithm
-    auto choice = tune(shape, req.op, req.bytes, req.algo, req.proto, [&](const std::string& name) {
+    auto tuned = tune(shape, req.op, req.bytes, req.algo, req.proto, [&](const std::string& name) {
         auto it = usable.find(name);
         if (it == usable.end()) it = usable.emplace(name, !find_algorithm(name)->why_not(req.op, comm)).first;
         return it->second;
     });
-    if (!choice)
+    if (!tuned)
         bad("--algo", fmt::format("an algorithm collsim implements that can run {} here", to_string(req.op)),
             req.algo + "/" + req.proto);
-    const AlgorithmInfo* algo = find_algorithm(choice->algo);
-    const Protocol proto = calibrated(*nccl_protocol(algo->family, choice->proto), algo->family, cal);
-
-    Prediction p;
-    p.algo = choice->algo;
-    p.proto = choice->proto;
-    p.channels = req.channels > 0 ? req.channels : choice->channels;
-    p.why = choice->why;
+    CollectiveChoice c;
+    c.algorithm = find_algorithm(tuned->algo);
+    c.proto = tuned->proto;
+    c.protocol = calibrated(*nccl_protocol(c.algorithm->family, tuned->proto), c.algorithm->family, cal);
+    c.channels = req.channels > 0 ? req.channels : tuned->channels;
     // Channels on the same links add nothing in a flow model: simulate only as
     // many as there are distinct links (or, across nodes, NICs) to spread them
-    // over, and few enough that the schedule stays within kMaxSimulatedSteps.
+    // over, each channel laid over the GPUs as NCCL lays its rings.
     const int spread = std::max(default_channels(routes, req.ranks), shape.nodes > 1 ? shape.nics_per_node : 1);
-    int simulated = req.channels > 0 ? req.channels : std::min(p.channels, spread);
+    c.simulated_channels = req.channels > 0 ? req.channels : std::min(c.channels, spread);
+    c.channel_gpus = rail_aligned_channels(topo, req.ranks, c.simulated_channels);
+    c.arch = shape.arch;
+    c.why = tuned->why;
+    return c;
+}
+
+LinkEfficiency collective_link_efficiency(GpuArch arch, const Calibration& cal) {
+    LinkEfficiency eff = nccl_link_efficiency(arch);
+    for (std::size_t k = 0; k < eff.size(); ++k) eff[k] *= cal.bandwidth_efficiency[k];
+    return eff;
+}
+
+Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal) {
+    if (req.msccl) return predict_msccl(topo, routes, req, cal);
+    CollectiveChoice c = choose_collective(topo, routes, req, cal);
+    const CommLayout comm = make_communicator(topo, req.ranks);
+    Prediction p;
+    p.algo = std::string(c.algorithm->name);
+    p.proto = c.proto;
+    p.channels = c.channels;
+    p.why = c.why;
     const int n = static_cast<int>(req.ranks.size());
     std::optional<Schedule> schedule;
     if (!req.analytical || req.explain) {
-        schedule = algo->build(CollectiveCall{req.op, req.bytes, n, simulated, req.root}, comm);
-        if (req.channels == 0 && simulated > 1 && schedule->steps.size() > kMaxSimulatedSteps) {
-            simulated = std::max<int>(1, static_cast<int>(simulated * kMaxSimulatedSteps / schedule->steps.size()));
-            schedule = algo->build(CollectiveCall{req.op, req.bytes, n, simulated, req.root}, comm);
-            p.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", simulated);
+        schedule = c.algorithm->build(CollectiveCall{req.op, req.bytes, n, c.simulated_channels, req.root}, comm);
+        // Each channel is a full copy of the algorithm over its share of the
+        // data: past kMaxSimulatedSteps, simulate fewer of them.
+        if (req.channels == 0 && c.simulated_channels > 1 && schedule->steps.size() > kMaxSimulatedSteps) {
+            c.simulated_channels =
+                std::max<int>(1, static_cast<int>(c.simulated_channels * kMaxSimulatedSteps / schedule->steps.size()));
+            c.channel_gpus = rail_aligned_channels(topo, req.ranks, c.simulated_channels);
+            schedule = c.algorithm->build(CollectiveCall{req.op, req.bytes, n, c.simulated_channels, req.root}, comm);
+            p.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", c.simulated_channels);
         }
     }
-    const CollectiveCall call{req.op, req.bytes, n, simulated, req.root};
-    const auto layout = rail_aligned_channels(topo, req.ranks, simulated);
+    const CollectiveCall call{req.op, req.bytes, n, c.simulated_channels, req.root};
+    const LinkEfficiency eff = collective_link_efficiency(c.arch, cal);
     const double factor = size_factor(cal, req.bytes);
     auto scaled = [factor](Time t) {
         return factor == 1.0 ? t : Time::from_ps(static_cast<int64_t>(static_cast<double>(t.ps()) * factor));
     };
     if (req.analytical || req.explain) {
-        CostModel model(comm, routes, proto, eff, layout);
-        Estimate e = algo->estimate(call, model);
+        CostModel model(comm, routes, c.protocol, eff, c.channel_gpus);
+        const Estimate e = c.algorithm->estimate(call, model);
         p.closed = Estimate{scaled(e.latency), scaled(e.bandwidth)};
         p.time = p.closed->total();
     }
-    if (!req.analytical || req.explain) {
-        const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, *schedule, proto,
-                                                   SimulateOptions{eff, req.setup, req.timeout, req.routing, layout,
-                                                                   req.explain});
+    if (schedule) {
+        const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, *schedule, c.protocol,
+                                                   SimulateOptions{eff, req.setup, req.timeout, req.routing,
+                                                                   c.channel_gpus, req.explain});
         p.hang = t.hang;
         p.flow = scaled(t.time);
         p.peak_link_load = t.peak_link_load;

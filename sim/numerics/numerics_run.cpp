@@ -100,7 +100,7 @@ NumericsReport run_numerics(const NumericsRequest& req) {
         if (!algo) bad("--algo", algorithm_choices(), name);
         if (!algo->supports(req.op))
             bad("--algo", fmt::format("an algorithm that implements {}", to_string(req.op)), name);
-        const Communicator comm = first_gpus(topo, req.ranks);
+        const CommLayout comm = first_gpus(topo, req.ranks);
         if (auto why = algo->why_not(req.op, comm)) bad("--algo", fmt::format("an algorithm that can run here ({})", *why), name);
         const Schedule s = algo->build(CollectiveCall{req.op, Bytes(req.elements * dtype_bytes), req.ranks, 1}, comm);
         NumericsResult res;

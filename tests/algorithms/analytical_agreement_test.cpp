@@ -20,7 +20,7 @@ struct Agreement {
     double error() const { return std::abs(flow_us - closed_us) / flow_us; }
 };
 
-Agreement compare(const AlgorithmInfo& algo, const Topology& topo, const Communicator& comm, const CollectiveCall& call,
+Agreement compare(const AlgorithmInfo& algo, const Topology& topo, const CommLayout& comm, const CollectiveCall& call,
                   ProtoKind proto) {
     Routes routes(topo);
     const Protocol p = *nccl_protocol(algo.family, proto);
@@ -44,7 +44,7 @@ TEST_CASE("closed forms agree with the flow simulation within 2% without content
         const Topology topo = label == "dgx-h100"
                                   ? load_topology(std::string(COLLSIM_SOURCE_ROOT) + "/topologies/dgx-h100.yaml")
                                   : test::cluster({label[0] - '0', label[2] - '0', true, true});
-        const Communicator comm = first_gpus(topo, static_cast<int>(topo.gpus().size()));
+        const CommLayout comm = first_gpus(topo, static_cast<int>(topo.gpus().size()));
         for (const AlgorithmInfo& algo : algorithm_registry())
             for (CollOp op : algo.ops) {
                 if (algo.why_not(op, comm)) continue;
@@ -80,7 +80,7 @@ TEST_CASE("closed forms agree with the flow simulation within 2% without content
 
 TEST_CASE("closed forms agree with the flow simulation for large messages") {
     const Topology topo = test::cluster({2, 4, true, true});
-    const Communicator comm = first_gpus(topo, 8);
+    const CommLayout comm = first_gpus(topo, 8);
     for (const AlgorithmInfo& algo : algorithm_registry())
         for (CollOp op : algo.ops) {
             if (algo.why_not(op, comm)) continue;

@@ -22,7 +22,7 @@ Topology shipped(const std::string& name) {
 
 Time ring_time(const Topology& topo, int n, Bytes size, int channels) {
     Routes routes(topo);
-    const Communicator comm = first_gpus(topo, n);
+    const CommLayout comm = first_gpus(topo, n);
     Schedule s = ring().build(CollectiveCall{CollOp::allreduce, size, n, channels}, comm);
     return simulate_schedule(topo, routes, comm.gpus, s, *nccl_protocol(NcclFamily::ring, ProtoKind::simple)).time;
 }
@@ -123,7 +123,7 @@ TEST_CASE("protocol latencies follow NCCL's tables for the algorithm family") {
 TEST_CASE("LL pays half the bandwidth and less latency than Simple on NVLink") {
     const Topology topo = shipped("dgx-h100.yaml");
     Routes routes(topo);
-    const Communicator comm = first_gpus(topo, 8);
+    const CommLayout comm = first_gpus(topo, 8);
     auto time_with = [&](ProtoKind p, int64_t size) {
         Schedule s = ring().build(CollectiveCall{CollOp::allreduce, Bytes(size), 8, 1}, comm);
         return simulate_schedule(topo, routes, comm.gpus, s, *nccl_protocol(NcclFamily::ring, p)).time.us();

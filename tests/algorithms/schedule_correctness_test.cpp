@@ -26,7 +26,7 @@ TEST_CASE("every algorithm's schedule is correct for 2 to 17 ranks, several chan
     for (int n = 2; n <= 17; ++n) {
         for (const auto& shape : shapes_for(n)) {
             const Topology topo = test::cluster(shape);
-            const Communicator comm = first_gpus(topo, n);
+            const CommLayout comm = first_gpus(topo, n);
             for (const AlgorithmInfo& algo : algorithm_registry()) {
                 for (CollOp op : algo.ops) {
                     if (algo.why_not(op, comm)) continue;
