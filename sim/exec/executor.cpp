@@ -84,7 +84,7 @@ uint64_t Executor::connection(const Step& s) {
 
 void Executor::begin(StepId s) {
     const Step& step = schedule_->steps[s];
-    const DeviceId gpu = rank_gpus_[static_cast<std::size_t>(step.rank)];
+    const DeviceId gpu = gpu_of(step.channel, step.rank);
     switch (step.kind) {
         case StepKind::send: {
             auto& queue = connection_queue_[connection(step)];
@@ -104,8 +104,8 @@ void Executor::begin(StepId s) {
 
 void Executor::send(StepId s) {
     const Step& step = schedule_->steps[s];
-    const DeviceId gpu = rank_gpus_[static_cast<std::size_t>(step.rank)];
-    const DeviceId peer = rank_gpus_[static_cast<std::size_t>(step.peer)];
+    const DeviceId gpu = gpu_of(step.channel, step.rank);
+    const DeviceId peer = gpu_of(step.channel, step.peer);
     // The channel is the connection (one queue pair per channel and peer, as
     // NCCL opens them): it is the flow id that ECMP hashes.
     Path p = routing_.route(routes_, gpu, peer, static_cast<uint64_t>(step.channel),
@@ -114,12 +114,15 @@ void Executor::send(StepId s) {
     // Protocol overhead (flags, headers) inflates the bytes on the wire.
     Bytes wire((step.bytes.count() * proto_.payload_den + proto_.payload_num - 1) / proto_.payload_num);
     const Time latency = p.latency + proto_.step_latency(p.link_class) + net_.extra_latency(res);
-    net_.start_flow(std::move(res), wire, latency, [this, s] {
-        auto& queue = connection_queue_[connection(schedule_->steps[s])];
-        queue.pop_front();
-        if (!queue.empty()) send(queue.front());
-        complete(s);
-    });
+    // The next send on the connection may leave once this one has left: the
+    // connection's buffer slots pipeline the latency, not the bandwidth.
+    net_.start_flow(
+        std::move(res), wire, latency, [this, s] { complete(s); },
+        [this, s] {
+            auto& queue = connection_queue_[connection(schedule_->steps[s])];
+            queue.pop_front();
+            if (!queue.empty()) send(queue.front());
+        });
 }
 
 void Executor::complete(StepId s) {

@@ -44,6 +44,12 @@ public:
 
     // Starts the schedule now; `done` runs when its last step has finished.
     void start(const Schedule& schedule, std::function<void()> done);
+    // Which GPU plays each rank on each channel (channel c uses entry c modulo
+    // the count). NCCL lays out every channel's ring or tree over its own GPU
+    // order, so that different channels leave a node through different NICs;
+    // channels are independent collectives on their own share of the data, so
+    // a per-channel order only moves where each step runs.
+    void place_channels(std::vector<std::vector<DeviceId>> per_channel) { channel_gpus_ = std::move(per_channel); }
     // Called as each step finishes: the order in which data really combined.
     void on_step_finished(std::function<void(StepId)> observer) { observer_ = std::move(observer); }
     // Extra time before each step may start (seeded jitter for run-to-run studies).
@@ -57,12 +63,18 @@ private:
     void send(StepId s);
     void complete(StepId s);
     static uint64_t connection(const Step& s);
+    DeviceId gpu_of(int channel, int rank) const {
+        const auto& gpus = channel_gpus_.empty() ? rank_gpus_
+                                                 : channel_gpus_[static_cast<std::size_t>(channel) % channel_gpus_.size()];
+        return gpus[static_cast<std::size_t>(rank)];
+    }
 
     Simulator& sim_;
     Network& net_;
     Routes& routes_;
     const Topology& topo_;
     std::vector<DeviceId> rank_gpus_;
+    std::vector<std::vector<DeviceId>> channel_gpus_;
     Protocol proto_;
     RoutingPolicy routing_;
 

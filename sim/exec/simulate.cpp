@@ -32,6 +32,7 @@ ScheduleTiming simulate_schedule(const Topology& topo, Routes& routes, const std
     Simulator sim;
     Network net(sim, network_resources(topo, opts.efficiency));
     Executor exec(sim, net, routes, topo, rank_gpus, proto, opts.routing);
+    if (!opts.channel_gpus.empty()) exec.place_channels(opts.channel_gpus);
     bool done = false;
     Time end{};
     exec.start(schedule, [&] {

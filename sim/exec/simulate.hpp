@@ -40,6 +40,7 @@ struct SimulateOptions {
     NetworkSetup setup;                          // optional
     std::optional<Time> timeout;                 // watchdog, like NCCL's / PyTorch's timeout
     RoutingPolicy routing;                       // which equal-cost path each flow takes
+    std::vector<std::vector<DeviceId>> channel_gpus;  // per-channel GPU order (Executor::place_channels)
 };
 
 // Times one schedule alone on an otherwise idle network.

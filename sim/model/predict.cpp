@@ -6,6 +6,7 @@
 #include "algorithms/tuner/tuner.hpp"
 #include "sim/core/error.hpp"
 #include "sim/exec/simulate.hpp"
+#include "sim/model/channel_layout.hpp"
 #include "sim/model/link_efficiency.hpp"
 
 namespace collsim {
@@ -47,15 +48,22 @@ Prediction predict_collective(const Topology& topo, Routes& routes, const Predic
     p.channels = req.channels > 0 ? req.channels : choice->channels;
     p.why = choice->why;
     // Channels on the same links add nothing in a flow model: simulate only as
-    // many as there are distinct links to spread them over.
-    const int simulated = req.channels > 0 ? req.channels : std::min(p.channels, default_channels(routes, req.ranks));
-
+    // many as there are distinct links (or, across nodes, NICs) to spread them
+    // over, and few enough that the schedule stays within kMaxSimulatedSteps.
+    const int spread = std::max(default_channels(routes, req.ranks), shape.nodes > 1 ? shape.nics_per_node : 1);
+    int simulated = req.channels > 0 ? req.channels : std::min(p.channels, spread);
     const int n = static_cast<int>(req.ranks.size());
-    const Schedule schedule = algo->build(CollectiveCall{req.op, req.bytes, n, simulated});
+    Schedule schedule = algo->build(CollectiveCall{req.op, req.bytes, n, simulated});
+    if (req.channels == 0 && simulated > 1 && schedule.steps.size() > kMaxSimulatedSteps) {
+        simulated = std::max<int>(1, static_cast<int>(simulated * kMaxSimulatedSteps / schedule.steps.size()));
+        schedule = algo->build(CollectiveCall{req.op, req.bytes, n, simulated});
+        p.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", simulated);
+    }
     LinkEfficiency eff = nccl_link_efficiency(shape.arch);
     for (std::size_t k = 0; k < eff.size(); ++k) eff[k] *= cal.bandwidth_efficiency[k];
     const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, schedule, calibrated(proto, algo->family, cal),
-                                               SimulateOptions{eff, req.setup, req.timeout, req.routing});
+                                               SimulateOptions{eff, req.setup, req.timeout, req.routing,
+                                                               rail_aligned_channels(topo, req.ranks, simulated)});
     p.hang = t.hang;
     const double factor = size_factor(cal, req.bytes);
     p.time = factor == 1.0 ? t.time : Time::from_ps(static_cast<int64_t>(static_cast<double>(t.time.ps()) * factor));

@@ -34,6 +34,10 @@ struct Prediction {
     std::optional<HangReport> hang;  // set when the collective never finished
 };
 
+// Schedules larger than this are simulated with fewer channels (each channel
+// is a full copy of the algorithm over its share of the data).
+inline constexpr std::size_t kMaxSimulatedSteps = 4'000'000;
+
 // Throws InputError for an unknown or ineligible algorithm or protocol.
 Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal);
 

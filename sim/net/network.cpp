@@ -37,13 +37,15 @@ std::vector<std::vector<ResourceId>> Network::stalled_flows() const {
 
 Bytes Network::carried(ResourceId r) const { return Bytes(static_cast<int64_t>(carried_[r] / kScale)); }
 
-FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done) {
+FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done,
+                           Event on_sent) {
     for (ResourceId r : resources)
         if (r >= capacity_.size()) throw std::out_of_range("flow over an unknown resource");
     std::sort(resources.begin(), resources.end());
     resources.erase(std::unique(resources.begin(), resources.end()), resources.end());
     if (bytes.count() == 0 || resources.empty()) {
         // Nothing to share: only the latency is paid.
+        if (on_sent) sim_.schedule_in(Time{}, std::move(on_sent));
         sim_.schedule_in(latency, std::move(on_done));
         return UINT32_MAX;
     }
@@ -63,6 +65,7 @@ FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time 
     f.last_update = sim_.now();
     f.latency = latency;
     f.on_done = std::move(on_done);
+    f.on_sent = std::move(on_sent);
     f.finish = EventHandle{};
     f.active = true;
     ++active_;
@@ -184,6 +187,7 @@ void Network::finish(FlowId id) {
         auto& v = on_resource_[r];
         v.erase(std::find(v.begin(), v.end(), id));
     }
+    if (f.on_sent) sim_.schedule_in(Time{}, std::move(f.on_sent));
     sim_.schedule_in(f.latency, std::move(f.on_done));
     std::vector<ResourceId> touched = std::move(f.resources);
     f.resources.clear();

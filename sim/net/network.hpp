@@ -22,8 +22,10 @@ class Network {
 public:
     Network(Simulator& sim, std::vector<Bandwidth> capacities);
 
-    // Starts a flow now; `on_done` runs when its last byte has arrived.
-    FlowId start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done);
+    // Starts a flow now; `on_done` runs when its last byte has arrived, and
+    // `on_sent` (if given) when its last byte has left, `latency` earlier.
+    FlowId start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done,
+                      Event on_sent = {});
 
     Bandwidth rate(FlowId f) const { return Bandwidth::bytes_per_s(flows_[f].rate); }
     std::size_t active_flows() const { return active_; }
@@ -52,7 +54,7 @@ private:
         int64_t rate = 0;        // bytes per second
         Time last_update{};
         Time latency{};
-        Event on_done;
+        Event on_done, on_sent;
         EventHandle finish;
         bool active = false;
     };

@@ -60,7 +60,7 @@ TEST_CASE("a NIC that goes down makes the AllReduce hang, and the report names i
 
 TEST_CASE("a link down for a while, or flapping, slows the collective without an error") {
     auto healthy = rows(kTwoNodes + "--sizes 64M");
-    auto outage = rows(kTwoNodes + "--sizes 64M --faults tests/data/faults/nic0-down-1ms.yaml");
+    auto outage = rows(kTwoNodes + "--sizes 64M --faults tests/data/faults/node0-nics-down-1ms.yaml");
     auto flap = rows(kTwoNodes + "--sizes 64M --faults tests/data/faults/leaf-flap.yaml");
     CHECK_FALSE(outage[0].contains("hang"));
     CHECK_FALSE(flap[0].contains("hang"));

@@ -127,14 +127,13 @@ TEST_CASE("a route query on the 131,072-GPU cluster touches only its neighbourho
     Topology t = load_topology(std::string(COLLSIM_SOURCE_ROOT) + "/topologies/cluster-h100-2048n.yaml");
     Routes routes(t);
     const DeviceId a = *t.find("node0.gpu0"), b = *t.find("node2047.gpu5");
-    // gpu pcie nic leaf spine core spine leaf nic pcie gpu: 10 hops. ECMP
-    // choices: node0.gpu0's two NICs on its PCIe switch (nic0, nic1, rails 0
-    // and 1) times node2047.gpu5's two (nic4, nic5); then each of 32 pod
-    // spines above the source leaf, 8 cores in that spine's group with 4
-    // parallel links each, and 4 parallel links down to the target pod's
-    // spine, which has one link to the target leaf.
+    // gpu pcie nic leaf spine core spine leaf nic pcie gpu: 10 hops. Each GPU
+    // has its own NIC on its PCIe switch (rail 0 and rail 5), so the ECMP
+    // choices are each of 32 pod spines above the source leaf, 8 cores in
+    // that spine's group with 4 parallel links each, and 4 parallel links
+    // down to the target pod's spine, which has one link to the target leaf.
     CHECK(routes.hops(a, b) == 10);
-    CHECK(routes.path_count(a, b) == 2 * 2 * 32 * (8 * 4) * 4);
+    CHECK(routes.path_count(a, b) == 32 * (8 * 4) * 4);
     CHECK(routes.first_hop_links(a, b) == 1);
     CHECK(routes.path(a, b, 12345).bottleneck.bps() == 50'000'000'000);
     CHECK(routes.cached_pairs() == 1);

@@ -23,15 +23,18 @@ struct Expected {
 // 2 GPUs and 2 NICs each, 2 CPUs; 8 NVLink, 8 + 8 + 4 PCIe, 1 CPU link.
 const Expected kServer{8, {{"gpu", 8}, {"nic", 8}, {"nvswitch", 1}, {"pcie_switch", 4}, {"root_complex", 2}},
                        {{"cpu", 1}, {"nvlink", 8}, {"pcie", 20}}};
+// DGX H100: each GPU shares a PCIe switch with its own NIC only; 8 + 8 + 8 PCIe.
+const Expected kDgxH100{8, {{"gpu", 8}, {"nic", 8}, {"nvswitch", 1}, {"pcie_switch", 8}, {"root_complex", 2}},
+                        {{"cpu", 1}, {"nvlink", 8}, {"pcie", 24}}};
 const Expected kPcieSwitched{8, {{"gpu", 8}, {"pcie_switch", 4}, {"root_complex", 1}}, {{"pcie", 12}}};
 const Expected kPcieDirect{8, {{"gpu", 8}, {"root_complex", 2}}, {{"cpu", 1}, {"pcie", 8}}};
 
 // DGX H100 nodes plus a rail-optimised fat-tree: the node counts times
-// kServer, plus `switches` and `fabric_links` network links.
+// kDgxH100, plus `switches` and `fabric_links` network links.
 Expected cluster(std::size_t nodes, std::size_t switches, std::size_t fabric_links) {
     Expected e{8 * nodes, {}, {}};
-    for (const auto& [k, v] : kServer.devices) e.devices[k] = v * nodes;
-    for (const auto& [k, v] : kServer.links) e.links[k] = v * nodes;
+    for (const auto& [k, v] : kDgxH100.devices) e.devices[k] = v * nodes;
+    for (const auto& [k, v] : kDgxH100.links) e.links[k] = v * nodes;
     e.devices["switch"] = switches;
     e.links["network"] = fabric_links;
     return e;
@@ -40,7 +43,7 @@ Expected cluster(std::size_t nodes, std::size_t switches, std::size_t fabric_lin
 const std::map<std::string, Expected>& expected() {
     static const std::map<std::string, Expected> files = {
         {"dgx-a100", kServer},
-        {"dgx-h100", kServer},
+        {"dgx-h100", kDgxH100},
         {"hgx-b200", kServer},
         // 18 trays of 4 GPUs, 2 Grace CPUs, 4 NICs; one NVLink switch. Links:
         // per tray 4 GPU-Grace C2C + 1 Grace-Grace (cpu), 4 NIC (pcie); 72

@@ -10,7 +10,7 @@ TEST_CASE("topo check accepts a valid file and prints a one-line summary") {
     auto r = run_cli("topo check topologies/dgx-h100.yaml");
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
-    CHECK(r.out == "topologies/dgx-h100.yaml: ok: dgx-h100 (8 GPUs, 23 devices, 29 links)\n");
+    CHECK(r.out == "topologies/dgx-h100.yaml: ok: dgx-h100 (8 GPUs, 27 devices, 33 links)\n");
     auto j = nlohmann::json::parse(run_cli("topo check --format json topologies/dgx-h100.yaml").out);
     CHECK(j["valid"] == true);
     CHECK(j["gpus"] == 8);
