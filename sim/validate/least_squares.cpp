@@ -135,8 +135,8 @@ LeastSquaresResult least_squares(const Residuals& f, const std::vector<BoxParame
                 res.cost = cost;
                 lambda = std::max(lambda / 3, 1e-9);
                 improved = true;
-                // A 0.01% gain no longer moves any reported error.
-                if (gain < 1e-4) return res;
+                // A 0.1% gain in the sum of squared log errors no longer moves any reported error.
+                if (gain < 1e-3) return res;
             } else {
                 lambda *= 4;
             }
