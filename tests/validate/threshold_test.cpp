@@ -14,11 +14,11 @@ using collsim::test::run_cli;
 
 namespace {
 // Issue 5 asks for at most 15% (bandwidth-bound rows) and 25% (latency-bound
-// rows). The model does not reach that yet: measured 37.3% and 24.2%
+// rows). The model does not reach that yet: measured 31.4% and 22.9%
 // out-of-sample when these were set, most of the bandwidth-bound error from
 // two-node runs (NCCL runs Tree there; collsim has only Ring so far).
-constexpr double kMaxBandwidthBoundMedianPct = 40.0;
-constexpr double kMaxLatencyBoundMedianPct = 30.0;
+constexpr double kMaxBandwidthBoundMedianPct = 35.0;
+constexpr double kMaxLatencyBoundMedianPct = 27.0;
 }  // namespace
 
 TEST_CASE("out-of-sample error over the shipped datasets stays under the thresholds") {
