@@ -1,6 +1,7 @@
 // collsim: one binary, one subcommand per question. Results go to stdout,
 // diagnostics to stderr. Exit codes: 0 ok, 1 a check failed, 2 bad input.
 #include <cstdio>
+#include <string>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -11,6 +12,8 @@
 #include "sim/cli/diagnose_command.hpp"
 #include "sim/cli/numerics_command.hpp"
 #include "sim/cli/validate_command.hpp"
+#include "sim/cli/gen_command.hpp"
+#include "sim/cli/replay_command.hpp"
 #include "sim/core/error.hpp"
 
 int main(int argc, char** argv) {
@@ -28,6 +31,18 @@ int main(int argc, char** argv) {
     CLI::App* numerics_cmd = collsim::add_numerics_command(app, numerics);
     collsim::DiagnoseOptions diagnose;
     CLI::App* diagnose_cmd = collsim::add_diagnose_command(app, diagnose);
+    collsim::ReplayCliOptions replay;
+    CLI::App* replay_cmd = collsim::add_replay_command(app, replay);
+    collsim::GenCliOptions gen;
+    CLI::App* gen_cmd = collsim::add_gen_command(app, gen);
+    // The command line, without the binary's path or the output file, is
+    // recorded in generated traces: running it again prints the same trace.
+    gen.command = "collsim";
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "-o" || arg == "--output") ++i;
+        else if (!arg.starts_with("--output=")) gen.command += " " + arg;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -43,6 +58,8 @@ int main(int argc, char** argv) {
         if (topo_cmd->parsed()) return collsim::run_topo(*topo_cmd, topo);
         if (numerics_cmd->parsed()) return collsim::run_numerics_command(numerics);
         if (diagnose_cmd->parsed()) return collsim::run_diagnose_command(diagnose);
+        if (replay_cmd->parsed()) return collsim::run_replay(replay);
+        if (gen_cmd->parsed()) return collsim::run_gen(*gen_cmd, gen);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;

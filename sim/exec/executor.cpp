@@ -131,7 +131,13 @@ void Executor::complete(StepId s) {
     if (observer_) observer_(s);
     for (StepId d : dependents_[s])
         if (--waiting_on_[d] == 0) ready(d);
-    if (finished_ == schedule_->steps.size()) done_();
+    // A copy step completes inside the complete() of the step it waited for, so
+    // the outer call also sees every step finished: run the callback only once.
+    if (finished_ == schedule_->steps.size() && done_) {
+        std::function<void()> done = std::move(done_);
+        done_ = nullptr;
+        done();
+    }
 }
 
 }  // namespace collsim

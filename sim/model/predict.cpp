@@ -24,7 +24,8 @@ int default_channels(Routes& routes, const std::vector<DeviceId>& ranks) {
     return static_cast<int>(std::min<std::size_t>(most, 32));
 }
 
-Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal) {
+CollectiveChoice choose_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
+                                   const Calibration& cal) {
     if (req.algo != "auto" && !find_algorithm(req.algo)) bad("--algo", algorithm_choices() + " or auto", req.algo);
     if (req.proto != "auto" && !proto_kind_from(req.proto))
         bad("--proto", std::string(proto_choices()) + " or auto", req.proto);
@@ -35,35 +36,54 @@ Prediction predict_collective(const Topology& topo, Routes& routes, const Predic
         bad("--proto", fmt::format("a protocol that NCCL runs with algorithm '{}'", fixed->name), req.proto);
 
     const CommShape shape = comm_shape(topo, routes, req.ranks);
-    auto choice = tune(shape, req.op, req.bytes, req.algo, req.proto);
-    if (!choice)
+    auto tuned = tune(shape, req.op, req.bytes, req.algo, req.proto);
+    if (!tuned)
         bad("--algo", fmt::format("an algorithm collsim implements that can run {} here", to_string(req.op)),
             req.algo + "/" + req.proto);
-    const AlgorithmInfo* algo = find_algorithm(choice->algo);
-    const Protocol proto = *nccl_protocol(algo->family, choice->proto);
-
-    Prediction p;
-    p.algo = choice->algo;
-    p.proto = choice->proto;
-    p.channels = req.channels > 0 ? req.channels : choice->channels;
-    p.why = choice->why;
+    CollectiveChoice c;
+    c.algorithm = find_algorithm(tuned->algo);
+    c.proto = tuned->proto;
+    c.protocol = calibrated(*nccl_protocol(c.algorithm->family, tuned->proto), c.algorithm->family, cal);
+    c.channels = req.channels > 0 ? req.channels : tuned->channels;
     // Channels on the same links add nothing in a flow model: simulate only as
     // many as there are distinct links (or, across nodes, NICs) to spread them
-    // over, and few enough that the schedule stays within kMaxSimulatedSteps.
+    // over, each channel laid over the GPUs as NCCL lays its rings.
     const int spread = std::max(default_channels(routes, req.ranks), shape.nodes > 1 ? shape.nics_per_node : 1);
-    int simulated = req.channels > 0 ? req.channels : std::min(p.channels, spread);
-    const int n = static_cast<int>(req.ranks.size());
-    Schedule schedule = algo->build(CollectiveCall{req.op, req.bytes, n, simulated});
-    if (req.channels == 0 && simulated > 1 && schedule.steps.size() > kMaxSimulatedSteps) {
-        simulated = std::max<int>(1, static_cast<int>(simulated * kMaxSimulatedSteps / schedule.steps.size()));
-        schedule = algo->build(CollectiveCall{req.op, req.bytes, n, simulated});
-        p.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", simulated);
-    }
-    LinkEfficiency eff = nccl_link_efficiency(shape.arch);
+    c.simulated_channels = req.channels > 0 ? req.channels : std::min(c.channels, spread);
+    c.channel_gpus = rail_aligned_channels(topo, req.ranks, c.simulated_channels);
+    c.arch = shape.arch;
+    c.why = tuned->why;
+    return c;
+}
+
+LinkEfficiency collective_link_efficiency(GpuArch arch, const Calibration& cal) {
+    LinkEfficiency eff = nccl_link_efficiency(arch);
     for (std::size_t k = 0; k < eff.size(); ++k) eff[k] *= cal.bandwidth_efficiency[k];
-    const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, schedule, calibrated(proto, algo->family, cal),
-                                               SimulateOptions{eff, req.setup, req.timeout, req.routing,
-                                                               rail_aligned_channels(topo, req.ranks, simulated)});
+    return eff;
+}
+
+Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal) {
+    CollectiveChoice c = choose_collective(topo, routes, req, cal);
+    Prediction p;
+    p.algo = std::string(c.algorithm->name);
+    p.proto = c.proto;
+    p.channels = c.channels;
+    p.why = c.why;
+    const int n = static_cast<int>(req.ranks.size());
+    Schedule schedule = c.algorithm->build(CollectiveCall{req.op, req.bytes, n, c.simulated_channels});
+    // Each channel is a full copy of the algorithm over its share of the data:
+    // past kMaxSimulatedSteps, simulate fewer of them.
+    if (req.channels == 0 && c.simulated_channels > 1 && schedule.steps.size() > kMaxSimulatedSteps) {
+        c.simulated_channels =
+            std::max<int>(1, static_cast<int>(c.simulated_channels * kMaxSimulatedSteps / schedule.steps.size()));
+        c.channel_gpus = rail_aligned_channels(topo, req.ranks, c.simulated_channels);
+        schedule = c.algorithm->build(CollectiveCall{req.op, req.bytes, n, c.simulated_channels});
+        p.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", c.simulated_channels);
+    }
+    const ScheduleTiming t =
+        simulate_schedule(topo, routes, req.ranks, schedule, c.protocol,
+                          SimulateOptions{collective_link_efficiency(c.arch, cal), req.setup, req.timeout, req.routing,
+                                          c.channel_gpus});
     p.hang = t.hang;
     const double factor = size_factor(cal, req.bytes);
     p.time = factor == 1.0 ? t.time : Time::from_ps(static_cast<int64_t>(static_cast<double>(t.time.ps()) * factor));

@@ -6,12 +6,15 @@
 #include <vector>
 
 #include "sim/exec/collective.hpp"
+#include "sim/exec/executor.hpp"
 #include "sim/exec/simulate.hpp"
 #include "sim/hw/routes.hpp"
 #include "sim/net/routing_policy.hpp"
 #include "sim/model/calibration.hpp"
 
 namespace collsim {
+
+struct AlgorithmInfo;
 
 struct PredictRequest {
     CollOp op = CollOp::allreduce;
@@ -37,6 +40,28 @@ struct Prediction {
 // Schedules larger than this are simulated with fewer channels (each channel
 // is a full copy of the algorithm over its share of the data).
 inline constexpr std::size_t kMaxSimulatedSteps = 4'000'000;
+
+// What a call runs with: the algorithm, protocol and channels, chosen as NCCL
+// would unless the request fixes them. Shared by predict_collective (one call
+// alone on the network) and the replayer (many calls sharing one network).
+struct CollectiveChoice {
+    const AlgorithmInfo* algorithm = nullptr;
+    ProtoKind proto = ProtoKind::simple;
+    Protocol protocol;           // NCCL's figures for it, with the calibration applied
+    int channels = 1;            // what NCCL launches
+    int simulated_channels = 1;  // channels worth simulating (see predict.cpp)
+    std::vector<std::vector<DeviceId>> channel_gpus;  // per-channel GPU order (Executor::place_channels)
+    GpuArch arch = GpuArch::unknown;
+    std::string why;
+};
+
+// Throws InputError for an unknown or ineligible algorithm or protocol.
+CollectiveChoice choose_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
+                                   const Calibration& cal);
+
+// Link bandwidth shares a collective achieves: NCCL's own per-link figures for
+// the GPU generation, times the calibration's fitted efficiency.
+LinkEfficiency collective_link_efficiency(GpuArch arch, const Calibration& cal);
 
 // Throws InputError for an unknown or ineligible algorithm or protocol.
 Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal);

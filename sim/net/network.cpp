@@ -37,6 +37,16 @@ std::vector<std::vector<ResourceId>> Network::stalled_flows() const {
 
 Bytes Network::carried(ResourceId r) const { return Bytes(static_cast<int64_t>(carried_[r] / kScale)); }
 
+Bytes Network::carried_now(ResourceId r) const {
+    __int128 total = carried_[r];
+    for (FlowId id : on_resource_[r]) {
+        const Flow& f = flows_[id];
+        const __int128 moved = static_cast<__int128>(f.rate) * (sim_.now() - f.last_update).ps();
+        total += std::min(moved, f.remaining);
+    }
+    return Bytes(static_cast<int64_t>(total / kScale));
+}
+
 FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done,
                            Event on_sent) {
     for (ResourceId r : resources)

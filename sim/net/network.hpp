@@ -46,6 +46,9 @@ public:
     Time extra_latency(const std::vector<ResourceId>& path) const;
     // Bytes carried by a resource so far (for utilisation reports).
     Bytes carried(ResourceId r) const;
+    // The same, counting the progress of flows still under way up to now (for
+    // sampling utilisation over time without disturbing the flows).
+    Bytes carried_now(ResourceId r) const;
 
 private:
     struct Flow {

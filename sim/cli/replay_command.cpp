@@ -1,0 +1,66 @@
+#include "sim/cli/replay_command.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/hw/topology_loader.hpp"
+#include "sim/replay/import/any_trace.hpp"
+#include "sim/replay/replayer.hpp"
+#include "sim/report/perfetto.hpp"
+#include "sim/report/replay_report.hpp"
+#include "sim/validate/calibration_profile.hpp"
+
+namespace collsim {
+
+namespace {
+[[noreturn]] void bad_option(const std::string& option, std::string expected, const std::string& found) {
+    throw InputError(SourceLocation{}, option, std::move(expected), "'" + found + "'");
+}
+}  // namespace
+
+CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
+    CLI::App* c = app.add_subcommand("replay", "replay a workload trace: step time, overlap, bubbles, hot links");
+    c->add_option("--topology,-t", o.topology, "topology YAML file")->required();
+    c->add_option("--trace,-w", o.trace, "workload trace: native YAML/JSON, Chakra JSON or Kineto JSON")->required();
+    c->add_option("--steps", o.steps, "run the trace's program this many times back to back")->capture_default_str();
+    c->add_option("--format", o.format, "table, json or csv (one row per rank)")->capture_default_str();
+    c->add_option("--perfetto", o.perfetto, "also write a Perfetto/Chrome trace JSON to this file");
+    c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
+    c->add_option("--rows", o.rows, "collectives and bubbles listed in the table")->capture_default_str();
+    c->add_option("--links", o.links, "busiest links to report")->capture_default_str();
+    c->add_option("--seed", o.seed, "random seed (a replay has no randomness; accepted for uniformity)")
+        ->capture_default_str();
+    return c;
+}
+
+int run_replay(const ReplayCliOptions& o) {
+    if (o.format != "table" && o.format != "json" && o.format != "csv")
+        bad_option("--format", "one of table, json, csv", o.format);
+    if (o.steps < 1 || o.steps > 10000) bad_option("--steps", "1 to 10000", std::to_string(o.steps));
+    if (o.rows < 0) bad_option("--rows", "0 or more", std::to_string(o.rows));
+    if (o.links < 0) bad_option("--links", "0 or more", std::to_string(o.links));
+    const Topology topo = load_topology(o.topology);
+    const Trace trace = load_any_trace(o.trace);
+    for (const std::string& note : trace.notes) fmt::print(stderr, "collsim: note: {}\n", note);
+    ReplayOptions opts;
+    opts.steps = o.steps;
+    opts.sample_links = !o.perfetto.empty();
+    if (!o.calibration.empty()) opts.calibration = load_calibration(o.calibration);
+    const ReplayResult result = replay(topo, trace, opts);
+    const ReplayReport rep = make_replay_report(topo, trace, result, static_cast<std::size_t>(o.links));
+    if (!o.perfetto.empty()) {
+        std::ofstream out(o.perfetto);
+        if (!out) bad_option("--perfetto", "a file that can be written", o.perfetto);
+        out << render_perfetto(rep, static_cast<std::size_t>(o.links));
+    }
+    const std::string out = o.format == "json"  ? render_replay_json(rep)
+                            : o.format == "csv" ? render_replay_csv(rep)
+                                                : render_replay_table(rep, static_cast<std::size_t>(o.rows));
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+}
+
+}  // namespace collsim

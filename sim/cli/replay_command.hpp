@@ -1,0 +1,25 @@
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace collsim {
+
+struct ReplayCliOptions {
+    std::string topology;
+    std::string trace;
+    std::string format = "table";
+    std::string perfetto;  // output file; empty: none
+    std::string calibration;  // a profile from `collsim calibrate`; empty: defaults
+    int steps = 1;
+    int rows = 10;   // collectives and bubbles listed in the table
+    int links = 10;  // busiest links reported (and given Perfetto tracks)
+    uint64_t seed = 0;
+};
+
+CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& opts);
+// Writes results to stdout (and the Perfetto file); throws InputError on bad input.
+int run_replay(const ReplayCliOptions& opts);
+
+}  // namespace collsim

@@ -1,0 +1,90 @@
+#include "sim/replay/comm_launcher.hpp"
+
+#include "algorithms/algorithm.hpp"
+
+namespace collsim {
+
+namespace {
+// NCCL runs point-to-point operations with the Simple protocol, outside its
+// tuner; their steps pay the ring/Simple latencies (NCCL v2.30.7 tables).
+Protocol p2p_protocol(const Calibration& cal) {
+    return calibrated(*nccl_protocol(NcclFamily::ring, ProtoKind::simple), NcclFamily::ring, cal);
+}
+
+std::unique_ptr<Schedule> sends_schedule(const std::vector<std::vector<Bytes>>& split, const char* name) {
+    auto s = std::make_unique<Schedule>();
+    s->algorithm = name;
+    s->ranks = static_cast<int>(split.size());
+    s->channels = 1;
+    s->chunks = s->ranks;
+    for (int i = 0; i < s->ranks; ++i)
+        for (int j = 0; j < s->ranks; ++j) {
+            const Bytes b = split[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+            if (i != j && b.count() > 0) s->add(Step{StepKind::send, i, j, 0, j, b, {}});
+        }
+    return s;
+}
+}  // namespace
+
+CommLauncher::CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo,
+                           const Calibration& cal)
+    : sim_(sim), net_(net), routes_(routes), topo_(topo), cal_(cal), p2p_proto_(p2p_protocol(cal)) {}
+
+void CommLauncher::run(const Schedule& s, std::vector<DeviceId> gpus, const Protocol& proto,
+                       std::function<void()> done, std::vector<std::vector<DeviceId>> channel_gpus) {
+    std::size_t slot;
+    if (!free_.empty()) {
+        slot = free_.back();
+        free_.pop_back();
+    } else {
+        slot = executors_.size();
+        executors_.emplace_back();
+    }
+    executors_[slot] = std::make_unique<Executor>(sim_, net_, routes_, topo_, std::move(gpus), proto);
+    if (!channel_gpus.empty()) executors_[slot]->place_channels(std::move(channel_gpus));
+    executors_[slot]->start(s, [this, slot, done = std::move(done)] {
+        done();
+        // The executor is still on the call stack here: release it once this event is over.
+        sim_.schedule_in(Time{}, [this, slot] {
+            executors_[slot].reset();
+            free_.push_back(slot);
+        });
+    });
+}
+
+LaunchInfo CommLauncher::collective(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes, int root,
+                                    std::function<void()> done) {
+    auto key = std::make_tuple(gpus, op, bytes.count());
+    auto it = choices_.find(key);
+    if (it == choices_.end()) {
+        PredictRequest req;
+        req.op = op;
+        req.bytes = bytes;
+        req.ranks = gpus;
+        it = choices_.emplace(std::move(key), choose_collective(topo_, routes_, req, cal_)).first;
+    }
+    const CollectiveChoice& c = it->second;
+    const int n = static_cast<int>(gpus.size());
+    auto skey = std::make_tuple(std::string(c.algorithm->name), op, bytes.count(), n, c.simulated_channels, root);
+    auto& schedule = schedules_[skey];
+    if (!schedule) schedule = std::make_unique<Schedule>(c.algorithm->build(CollectiveCall{op, bytes, n, c.simulated_channels}));
+    run(*schedule, gpus, c.protocol, std::move(done), c.channel_gpus);
+    return LaunchInfo{std::string(c.algorithm->name), c.proto, c.channels};
+}
+
+LaunchInfo CommLauncher::alltoallv(const std::vector<DeviceId>& gpus, const std::vector<std::vector<Bytes>>& split,
+                                   std::function<void()> done) {
+    one_off_.push_back(sends_schedule(split, "pairwise"));
+    const Schedule& s = *one_off_.back();
+    run(s, gpus, p2p_proto_, std::move(done));
+    return LaunchInfo{"pairwise", ProtoKind::simple, 1};
+}
+
+LaunchInfo CommLauncher::p2p(DeviceId from, DeviceId to, Bytes bytes, std::function<void()> done) {
+    auto& s = p2p_schedules_[bytes.count()];
+    if (!s) s = sends_schedule({{Bytes{}, bytes}, {Bytes{}, Bytes{}}}, "p2p");
+    run(*s, {from, to}, p2p_proto_, std::move(done));
+    return LaunchInfo{"p2p", ProtoKind::simple, 1};
+}
+
+}  // namespace collsim

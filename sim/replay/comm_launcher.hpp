@@ -1,0 +1,58 @@
+#pragma once
+// Starts communication on the replay's one shared network: each collective
+// becomes a Schedule (the algorithm, protocol and channels NCCL would choose,
+// via choose_collective) run by an Executor of its own, so concurrent
+// collectives (DP and TP at once) contend for the same links. Point-to-point
+// transfers and uneven all-to-alls become schedules of plain sends, as NCCL
+// runs them (grouped ncclSend/ncclRecv).
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "sim/exec/executor.hpp"
+#include "sim/model/calibration.hpp"
+#include "sim/model/predict.hpp"
+
+namespace collsim {
+
+struct LaunchInfo {
+    std::string algo;
+    ProtoKind proto = ProtoKind::simple;
+    int channels = 1;
+};
+
+class CommLauncher {
+public:
+    CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo, const Calibration& cal);
+
+    LaunchInfo collective(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes, int root,
+                          std::function<void()> done);
+    // split[i][j]: bytes member i sends to member j.
+    LaunchInfo alltoallv(const std::vector<DeviceId>& gpus, const std::vector<std::vector<Bytes>>& split,
+                         std::function<void()> done);
+    LaunchInfo p2p(DeviceId from, DeviceId to, Bytes bytes, std::function<void()> done);
+
+    std::size_t schedules_built() const { return schedules_.size(); }
+
+private:
+    void run(const Schedule& s, std::vector<DeviceId> gpus, const Protocol& proto, std::function<void()> done,
+             std::vector<std::vector<DeviceId>> channel_gpus = {});
+
+    Simulator& sim_;
+    Network& net_;
+    Routes& routes_;
+    const Topology& topo_;
+    const Calibration& cal_;
+    Protocol p2p_proto_;
+    std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t>, CollectiveChoice> choices_;
+    std::map<std::tuple<std::string, CollOp, int64_t, int, int, int>, std::unique_ptr<Schedule>> schedules_;
+    std::map<int64_t, std::unique_ptr<Schedule>> p2p_schedules_;
+    std::vector<std::unique_ptr<Schedule>> one_off_;  // uneven all-to-alls, kept while they run
+    std::vector<std::unique_ptr<Executor>> executors_;
+    std::vector<std::size_t> free_;
+};
+
+}  // namespace collsim

@@ -1,0 +1,26 @@
+#pragma once
+// Replays a trace on a topology. Each rank's streams run their ops in order;
+// an op starts once its stream is free and the ops it names in `after` are
+// done. A collective starts only when every rank of its group has reached it
+// (early ranks wait, and the wait is recorded); a send and its receive start
+// together. All communication shares one Simulator and one Network, so
+// concurrent collectives contend for links. Rank r runs on the topology's
+// r-th GPU.
+#include "sim/hw/topology.hpp"
+#include "sim/model/calibration.hpp"
+#include "sim/replay/replay_result.hpp"
+#include "sim/replay/trace.hpp"
+
+namespace collsim {
+
+struct ReplayOptions {
+    int steps = 1;  // the program runs this many times back to back
+    Calibration calibration;
+    bool sample_links = false;  // record link traffic over time (for Perfetto tracks)
+};
+
+// Throws InputError when the trace needs more GPUs than the topology has, and
+// InputErrors naming the stuck ops when the trace deadlocks.
+ReplayResult replay(const Topology& topo, const Trace& trace, const ReplayOptions& opts);
+
+}  // namespace collsim

@@ -1,0 +1,100 @@
+// JSON rendering of a replay report. Names are stable (scripts and CI read
+// them); times are microseconds, bandwidths GB/s (10^9 bytes/s).
+#include <nlohmann/json.hpp>
+
+#include "sim/report/replay_report.hpp"
+
+namespace collsim {
+
+namespace {
+using nlohmann::ordered_json;
+
+double us(Time t) { return static_cast<double>(t.ps()) / 1e6; }
+
+ordered_json fractions(const Fractions& f) {
+    return ordered_json{{"compute", f.compute},
+                        {"exposed_comm", f.exposed_comm},
+                        {"overlapped_comm", f.overlapped_comm},
+                        {"idle", f.idle}};
+}
+
+ordered_json collective(const ReplayReport& rep, const CollectiveRun& c) {
+    const Time latency = c.end - c.last_arrival;
+    const double algbw = latency.ps() > 0 ? static_cast<double>(c.bytes.count()) / (us(latency) * 1e3) : 0;
+    return ordered_json{{"name", c.name},
+                        {"step", c.step + 1},
+                        {"op", std::string(to_string(c.kind))},
+                        {"comm", rep.trace->communicators[c.comm].name},
+                        {"group", c.group},
+                        {"ranks", c.ranks},
+                        {"bytes", c.bytes.count()},
+                        {"algo", c.algo},
+                        {"proto", std::string(to_string(c.proto))},
+                        {"channels", c.channels},
+                        {"start_us", us(c.last_arrival)},
+                        {"latency_us", us(latency)},
+                        {"arrival_skew_us", us(c.last_arrival - c.first_arrival)},
+                        {"last_rank", c.last_rank},
+                        {"busbw_GBps", algbw * busbw_factor(c.kind, c.ranks)}};
+}
+}  // namespace
+
+std::string render_replay_json(const ReplayReport& rep) {
+    const ReplayResult& r = *rep.result;
+    const StepMetrics& m = rep.metrics;
+    ordered_json j;
+    j["trace"] = rep.trace->name;
+    j["topology"] = rep.topo->name();
+    j["rank_count"] = r.ranks;
+    j["steps"] = r.steps;
+    j["step_time_us"] = us(m.step_time);
+    j["span_us"] = us(m.span);
+    j["fractions"] = fractions(m.average);
+    const RankBreakdown& worst = m.ranks[static_cast<std::size_t>(m.worst_rank)];
+    j["worst_rank"] = ordered_json{{"rank", worst.rank}, {"fractions", fractions(worst.fractions)}};
+    ordered_json ranks = ordered_json::array();
+    for (const RankBreakdown& b : m.ranks)
+        ranks.push_back(ordered_json{{"rank", b.rank},
+                                     {"gpu", rep.topo->device(rep.topo->gpus()[static_cast<std::size_t>(b.rank)]).name},
+                                     {"compute_us", us(b.compute)},
+                                     {"exposed_comm_us", us(b.exposed_comm)},
+                                     {"overlapped_comm_us", us(b.overlapped_comm)},
+                                     {"idle_us", us(b.idle)},
+                                     {"fractions", fractions(b.fractions)}});
+    j["ranks"] = std::move(ranks);
+    ordered_json colls = ordered_json::array();
+    for (const CollectiveRun& c : r.collectives) colls.push_back(collective(rep, c));
+    j["collectives"] = std::move(colls);
+    ordered_json p2p = ordered_json::array();
+    for (const P2PRun& p : r.p2p)
+        p2p.push_back(ordered_json{{"name", p.name},
+                                   {"step", p.step + 1},
+                                   {"from", p.from},
+                                   {"to", p.to},
+                                   {"bytes", p.bytes.count()},
+                                   {"start_us", us(p.start)},
+                                   {"latency_us", us(p.end - p.start)},
+                                   {"wait_us", us(p.start - std::min(p.send_arrival, p.recv_arrival))}});
+    j["p2p"] = std::move(p2p);
+    ordered_json bubbles = ordered_json::array();
+    for (const Bubble& b : rep.bubbles)
+        bubbles.push_back(ordered_json{{"rank", b.rank},
+                                       {"step", b.step + 1},
+                                       {"start_us", us(b.start)},
+                                       {"duration_us", us(b.end - b.start)},
+                                       {"cause", std::string(to_string(b.cause))},
+                                       {"op", b.op},
+                                       {"waited_for", b.waited_for}});
+    j["bubbles"] = std::move(bubbles);
+    ordered_json links = ordered_json::array();
+    for (const LinkUsage& l : rep.links)
+        links.push_back(ordered_json{{"link", l.name},
+                                     {"bytes", l.bytes.count()},
+                                     {"average_GBps", l.average_GBps},
+                                     {"utilisation", l.utilisation}});
+    j["links"] = std::move(links);
+    j["events"] = r.events;
+    return j.dump(2) + "\n";
+}
+
+}  // namespace collsim

@@ -1,0 +1,131 @@
+// The replay report as a table for people: the step, where time went, the
+// longest collectives and bubbles, the busiest links.
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "sim/report/replay_report.hpp"
+
+namespace collsim {
+
+namespace {
+std::string ms_or_us(Time t) {
+    return t.ps() >= 1'000'000'000 ? fmt::format("{:.3f} ms", t.us() / 1e3) : fmt::format("{:.3f} us", t.us());
+}
+
+// Keeps columns aligned: long (imported kernel) names are cut with a marker.
+std::string fit(const std::string& s, std::size_t width) {
+    return s.size() <= width ? s : s.substr(0, width - 1) + "~";
+}
+
+std::string algo_label(const CollectiveRun& c) {
+    if (c.algo == "measured" || c.algo == "local") return c.algo;
+    return fmt::format("{}/{}/{}", c.algo, to_string(c.proto), c.channels);
+}
+
+std::string pct(double f) { return fmt::format("{:.1f}%", 100 * f); }
+
+std::string size(Bytes b) {
+    const double v = static_cast<double>(b.count());
+    if (b.count() >= (int64_t{1} << 30)) return fmt::format("{:.2f}GiB", v / (1 << 30));
+    if (b.count() >= (int64_t{1} << 20)) return fmt::format("{:.2f}MiB", v / (1 << 20));
+    if (b.count() >= 1024) return fmt::format("{:.1f}KiB", v / 1024);
+    return fmt::format("{}B", b.count());
+}
+
+void breakdown(std::string& out, const ReplayReport& rep) {
+    const StepMetrics& m = rep.metrics;
+    const Fractions& a = m.average;
+    const Fractions& w = m.ranks[static_cast<std::size_t>(m.worst_rank)].fractions;
+    out += fmt::format("{:<26}{:>10}{:>18}\n", "share of the span", "average", fmt::format("worst (rank {})", m.worst_rank));
+    out += fmt::format("{:<26}{:>10}{:>18}\n", "  compute", pct(a.compute), pct(w.compute));
+    out += fmt::format("{:<26}{:>10}{:>18}\n", "  exposed communication", pct(a.exposed_comm), pct(w.exposed_comm));
+    out += fmt::format("{:<26}{:>10}{:>18}\n", "  overlapped communication", pct(a.overlapped_comm),
+                       pct(w.overlapped_comm));
+    out += fmt::format("{:<26}{:>10}{:>18}\n", "  idle (bubbles)", pct(a.idle), pct(w.idle));
+}
+
+void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
+    const auto& all = rep.result->collectives;
+    if (all.empty()) return;
+    Time sum{};
+    for (const auto& c : all) sum += c.end - c.last_arrival;
+    out += fmt::format("\ncollectives: {} calls, {} in all; the {} longest:\n", all.size(), ms_or_us(sum),
+                       std::min(rows, all.size()));
+    std::vector<std::size_t> order(all.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        return all[x].end - all[x].last_arrival > all[y].end - all[y].last_arrival;
+    });
+    out += fmt::format("{:>4}  {:<24} {:<13} {:<8} {:>5} {:>10} {:<16} {:>12} {:>10}\n", "step", "name", "op", "comm",
+                       "ranks", "size", "algo/proto/ch", "latency(us)", "skew(us)");
+    for (std::size_t k = 0; k < std::min(rows, order.size()); ++k) {
+        const CollectiveRun& c = all[order[k]];
+        out += fmt::format("{:>4}  {:<24} {:<13} {:<8} {:>5} {:>10} {:<16} {:>12.2f} {:>10.2f}\n", c.step + 1,
+                           fit(c.name, 24), to_string(c.kind), fit(rep.trace->communicators[c.comm].name, 8), c.ranks,
+                           c.algo == "measured" ? "-" : size(c.bytes), algo_label(c),
+                           (c.end - c.last_arrival).us(), (c.last_arrival - c.first_arrival).us());
+    }
+}
+
+void bubbles(std::string& out, const ReplayReport& rep, std::size_t rows) {
+    const auto& all = rep.bubbles;
+    if (all.empty()) return;
+    Time sum{};
+    for (const auto& b : all) sum += b.end - b.start;
+    out += fmt::format("\nbubbles: {} over all ranks, {} in all; the {} longest:\n", all.size(), ms_or_us(sum),
+                       std::min(rows, all.size()));
+    std::vector<std::size_t> order(all.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return all[x].end - all[x].start > all[y].end - all[y].start; });
+    out += fmt::format("{:>5} {:>4} {:>12} {:>12}  {:<11} {:<24} {}\n", "rank", "step", "start(us)", "length(us)",
+                       "cause", "op", "waited for");
+    for (std::size_t k = 0; k < std::min(rows, order.size()); ++k) {
+        const Bubble& b = all[order[k]];
+        out += fmt::format("{:>5} {:>4} {:>12.2f} {:>12.2f}  {:<11} {:<24} {}\n", b.rank, b.step + 1, b.start.us(),
+                           (b.end - b.start).us(), to_string(b.cause), b.op.empty() ? "-" : fit(b.op, 24),
+                           b.waited_for);
+    }
+}
+
+void links(std::string& out, const ReplayReport& rep) {
+    if (rep.links.empty()) return;
+    out += fmt::format("\nbusiest links (average over the span):\n{:<32} {:>12} {:>10} {:>12}\n", "link", "bytes",
+                       "GB/s", "utilisation");
+    for (const LinkUsage& l : rep.links)
+        out += fmt::format("{:<32} {:>12} {:>10.2f} {:>12}\n", l.name, size(l.bytes), l.average_GBps,
+                           pct(l.utilisation));
+}
+}  // namespace
+
+std::string render_replay_table(const ReplayReport& rep, std::size_t rows) {
+    const ReplayResult& r = *rep.result;
+    std::string out = fmt::format("replay of '{}' on '{}': {} ranks, {} step{}\n", rep.trace->name, rep.topo->name(),
+                                  r.ranks, r.steps, r.steps == 1 ? "" : "s");
+    out += fmt::format("step time {}{}\n\n", ms_or_us(rep.metrics.step_time),
+                       r.steps > 1 ? fmt::format(" (span {} / {} steps)", ms_or_us(rep.metrics.span), r.steps) : "");
+    breakdown(out, rep);
+    collectives(out, rep, rows);
+    bubbles(out, rep, rows);
+    links(out, rep);
+    return out;
+}
+
+}  // namespace collsim
+
+namespace collsim {
+
+std::string render_replay_csv(const ReplayReport& rep) {
+    std::string out = "rank,gpu,compute_us,exposed_comm_us,overlapped_comm_us,idle_us,compute,exposed_comm,"
+                      "overlapped_comm,idle\n";
+    for (const RankBreakdown& b : rep.metrics.ranks)
+        out += fmt::format("{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f}\n", b.rank,
+                           rep.topo->device(rep.topo->gpus()[static_cast<std::size_t>(b.rank)]).name, b.compute.us(),
+                           b.exposed_comm.us(), b.overlapped_comm.us(), b.idle.us(), b.fractions.compute,
+                           b.fractions.exposed_comm, b.fractions.overlapped_comm, b.fractions.idle);
+    return out;
+}
+
+}  // namespace collsim

@@ -1,0 +1,162 @@
+// Importers: NCCL kernel names, the shipped Chakra and Kineto samples, and the
+// real traces in ../shared/real-inputs when they are there (skipped if not).
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/hw/topology_loader.hpp"
+#include "sim/replay/import/any_trace.hpp"
+#include "sim/replay/import/nccl_kernel.hpp"
+#include "sim/replay/replayer.hpp"
+#include "tests/support/run_cli.hpp"
+
+using namespace collsim;
+namespace fs = std::filesystem;
+
+namespace {
+const Topology& dgx() {
+    static const Topology t = load_topology(test::source_path("topologies/dgx-h100.yaml"));
+    return t;
+}
+
+const Topology& two_servers() {
+    static const Topology t = load_topology(test::source_path("tests/data/replay/two-servers.yaml"));
+    return t;
+}
+
+std::string real_input(const std::string& relative) {
+    return test::source_path("../shared/real-inputs/" + relative);
+}
+
+// Unpacks a .tar.gz of real traces into a fresh directory (tar is a Debian base tool).
+std::string unpack(const std::string& archive) {
+    const std::string dir = "/tmp/collsim-import-" + std::to_string(::getpid()) + "-" + fs::path(archive).stem().string();
+    fs::create_directories(dir);
+    const std::string cmd = "tar -xzf '" + archive + "' -C '" + dir + "'";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    return dir;
+}
+}  // namespace
+
+TEST_CASE("NCCL kernels are recognised in both naming schemes") {
+    auto old = parse_nccl_kernel("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)");
+    REQUIRE(old);
+    CHECK(old->op == CollOp::allreduce);
+    CHECK(old->dtype == "float");
+    auto fresh = parse_nccl_kernel("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)");
+    REQUIRE(fresh);
+    CHECK(fresh->op == CollOp::reducescatter);
+    CHECK(fresh->dtype == "bfloat16");
+    CHECK(parse_nccl_kernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)")->dtype == "int8");
+    CHECK(parse_nccl_kernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(x)")->op == CollOp::sendrecv);
+    CHECK(parse_nccl_kernel("ncclDevKernel_Broadcast_RING_LL(x)")->dtype.empty());
+    CHECK_FALSE(parse_nccl_kernel("void cutlass::Kernel<ncclKernel_AllReduce>(Params)"));
+    CHECK_FALSE(parse_nccl_kernel("ncclDevKernel_Generic(x)"));
+}
+
+TEST_CASE("the shipped Chakra sample imports one program per rank and replays") {
+    const Trace t = load_any_trace(test::source_path("workloads/samples/chakra/chakra.0.json"));
+    REQUIRE(t.ranks == 4);
+    CHECK(&t.program(0) != &t.program(1));
+    CHECK(t.streams == std::vector<std::string>{"cpu", "compute", "comm"});
+    int collectives = 0, measured = 0, p2p = 0;
+    for (const TraceOp& op : t.program(0).ops) {
+        collectives += op.kind == OpKind::collective;
+        measured += op.kind == OpKind::collective && op.collective.duration.has_value();
+        p2p += op.kind == OpKind::send;
+        if (op.kind == OpKind::compute && op.name.starts_with("aten::")) CHECK(op.compute.host);
+    }
+    CHECK(collectives == 2);
+    CHECK(measured == 1);  // the AllGather has no comm_size
+    CHECK(p2p == 1);
+    const ReplayResult r = replay(dgx(), t, ReplayOptions{});
+    CHECK(r.collectives.size() == 2);
+    CHECK(r.p2p.size() == 2);
+    CHECK(r.makespan > Time{});
+}
+
+TEST_CASE("the shipped Kineto sample imports both ranks, sizes from the kernel args") {
+    const Trace t = load_any_trace(test::source_path("workloads/samples/kineto"));
+    REQUIRE(t.ranks == 2);
+    REQUIRE(t.find_communicator("pg 0"));
+    const Program& p = t.program(1);
+    int sized = 0;
+    for (const TraceOp& op : p.ops)
+        if (op.kind == OpKind::collective && !op.collective.duration) {
+            CHECK(op.collective.bytes == Bytes(25 << 20));
+            CHECK(op.collective.dtype == "bfloat16");
+            ++sized;
+        }
+    CHECK(sized == 3);
+    CHECK(t.notes.size() == 2);
+    const ReplayResult r = replay(dgx(), t, ReplayOptions{});
+    CHECK(r.collectives.size() == 4);
+}
+
+TEST_CASE("the real Kineto traces import: sizes where recorded, measured times where not") {
+    const std::string nccl = real_input("kineto/hta-nccl_parser_config-nccl_data.json.gz");
+    if (!fs::exists(nccl)) {
+        WARN("../shared/real-inputs is not here: skipped");
+        return;
+    }
+    const Trace t = load_any_trace(nccl);
+    CHECK(t.ranks == 2);  // rank 0 of 2, run by both
+    int sized = 0;
+    for (const TraceOp& op : t.program(0).ops) sized += op.kind == OpKind::collective && op.collective.bytes.count() > 0;
+    CHECK(sized == 21);
+    CHECK(replay(dgx(), t, ReplayOptions{}).collectives.size() == 21);
+
+    const Trace none = load_any_trace(real_input("kineto/hta-distributed_info_not_found.json.gz"));
+    CHECK(none.ranks == 1);
+    REQUIRE_FALSE(none.notes.empty());
+    CHECK_THAT(none.notes[0], Catch::Contains("no distributedInfo (rank and world size); taken as rank 0 of 1"));
+
+    const Trace sixteen = load_any_trace(real_input("kineto/hta-negative_queue_length-rank0.json.gz"));
+    CHECK(sixteen.ranks == 16);
+    CHECK(replay(two_servers(), sixteen, ReplayOptions{}).makespan > Time{});
+
+    const std::string dir = unpack(real_input("kineto/param-dlrm_kineto.tar.gz"));
+    const Trace dlrm = load_any_trace(dir + "/dlrm_kineto");
+    CHECK(dlrm.ranks == 8);
+    CHECK(replay(dgx(), dlrm, ReplayOptions{}).collectives.size() == 8);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("the real Chakra JSON traces import and replay") {
+    const std::string archive = real_input("chakra/chakra-json_trace.tar.gz");
+    if (!fs::exists(archive)) {
+        WARN("../shared/real-inputs is not here: skipped");
+        return;
+    }
+    const std::string dir = unpack(archive);
+    const Trace small = load_any_trace(dir + "/jsonData/small_chakra.0.json");
+    CHECK(small.ranks == 8);  // "ngpus": 8, one rank's file
+    const Trace big = load_any_trace(dir + "/jsonData/chakra.0.json");
+    CHECK(big.program(0).ops.size() == 3664);
+    const ReplayResult r = replay(dgx(), big, ReplayOptions{});
+    CHECK(r.collectives.size() == 7);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a broken import names the file and the field") {
+    const std::string dir = "/tmp/collsim-import-bad-" + std::to_string(::getpid());
+    fs::create_directories(dir);
+    const std::string file = dir + "/chakra.0.json";
+    {
+        std::ofstream out(file);
+        out << R"({"workload_graph": [{"Id": 1, "Name": "x", "NodeType": 7, "is_cpu_op": false, "comm_type": 3}]})";
+    }
+    CHECK_THROWS_WITH(load_any_trace(file),
+                      Catch::Contains(file + ": workload_graph[0].comm_type: expected a collective collsim runs"));
+    {
+        std::ofstream out(file);
+        out << R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1.0, "dur": -2}]})";
+    }
+    CHECK_THROWS_WITH(load_any_trace(file),
+                      Catch::Contains(file + ": traceEvents[0].dur: expected a time in microseconds that is not negative"));
+    fs::remove_all(dir);
+}
