@@ -21,7 +21,9 @@ constexpr double kMaxBandwidthBoundMedianPct = 35.0;
 constexpr double kMaxLatencyBoundMedianPct = 27.0;
 }  // namespace
 
-TEST_CASE("out-of-sample error over the shipped datasets stays under the thresholds") {
+// [slow]: the one essential slow test (a calibration fit per shipped run, the
+// two-node ones simulating 16 ranks per row); `~[slow]` skips it locally.
+TEST_CASE("out-of-sample error over the shipped datasets stays under the thresholds", "[slow]") {
     const auto r = run_cli("validate --data validation/data --cross --format json --max-bandwidth-error " +
                            std::to_string(kMaxBandwidthBoundMedianPct) + " --max-latency-error " +
                            std::to_string(kMaxLatencyBoundMedianPct));
