@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/cli/options.hpp"
 #include "sim/cli/size_list.hpp"
 #include "sim/core/error.hpp"
 #include "sim/validate/calibration_fit.hpp"
@@ -14,10 +15,6 @@
 namespace collsim {
 
 namespace {
-
-[[noreturn]] void bad_option(const std::string& option, std::string expected, const std::string& found) {
-    throw InputError(SourceLocation{}, option, std::move(expected), "'" + found + "'");
-}
 
 std::string pct(const std::optional<double>& v) { return v ? fmt::format("{:.1f}%", *v) : "-"; }
 

@@ -11,6 +11,7 @@
 #include "sim/replay/replayer.hpp"
 #include "sim/report/perfetto.hpp"
 #include "sim/report/replay_report.hpp"
+#include "sim/validate/calibration_profile.hpp"
 
 namespace collsim {
 
@@ -27,6 +28,7 @@ CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     c->add_option("--steps", o.steps, "run the trace's program this many times back to back")->capture_default_str();
     c->add_option("--format", o.format, "table, json or csv (one row per rank)")->capture_default_str();
     c->add_option("--perfetto", o.perfetto, "also write a Perfetto/Chrome trace JSON to this file");
+    c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
     c->add_option("--rows", o.rows, "collectives and bubbles listed in the table")->capture_default_str();
     c->add_option("--links", o.links, "busiest links to report")->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (a replay has no randomness; accepted for uniformity)")
@@ -46,6 +48,7 @@ int run_replay(const ReplayCliOptions& o) {
     ReplayOptions opts;
     opts.steps = o.steps;
     opts.sample_links = !o.perfetto.empty();
+    if (!o.calibration.empty()) opts.calibration = load_calibration(o.calibration);
     const ReplayResult result = replay(topo, trace, opts);
     const ReplayReport rep = make_replay_report(topo, trace, result, static_cast<std::size_t>(o.links));
     if (!o.perfetto.empty()) {

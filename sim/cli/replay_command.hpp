@@ -11,6 +11,7 @@ struct ReplayCliOptions {
     std::string trace;
     std::string format = "table";
     std::string perfetto;  // output file; empty: none
+    std::string calibration;  // a profile from `collsim calibrate`; empty: defaults
     int steps = 1;
     int rows = 10;   // collectives and bubbles listed in the table
     int links = 10;  // busiest links reported (and given Perfetto tracks)

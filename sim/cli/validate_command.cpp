@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/options.hpp"
 #include "sim/cli/size_list.hpp"
 #include "sim/core/error.hpp"
 #include "sim/validate/busbw_plot.hpp"
@@ -15,9 +16,6 @@
 namespace collsim {
 
 namespace {
-[[noreturn]] void bad_option(const std::string& option, std::string expected, const std::string& found) {
-    throw InputError(SourceLocation{}, option, std::move(expected), "'" + found + "'");
-}
 
 void write_plots(const ValidationResult& v, const std::string& dir) {
     std::error_code ec;

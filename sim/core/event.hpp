@@ -3,6 +3,7 @@
 // pointers and ids; keeping them inline means scheduling an event allocates
 // nothing (std::function allocates past 16 bytes in libstdc++).
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -13,16 +14,23 @@ namespace collsim {
 class Event {
 public:
     static constexpr std::size_t kInline = 48;
+    // Pointer alignment rather than max_align_t: it keeps an Event at 56 bytes,
+    // so the simulator's slot (event, generation, flag) fills one cache line.
+    // Captures that need 16-byte alignment take the heap path.
+    static constexpr std::size_t kAlign = alignof(void*);
 
     Event() = default;
 
     template <class F, class D = std::decay_t<F>,
               class = std::enable_if_t<!std::is_same_v<D, Event> && std::is_invocable_v<D&>>>
     Event(F&& f) {  // NOLINT: implicit on purpose, so lambdas pass straight in
-        if constexpr (sizeof(D) <= kInline && alignof(D) <= alignof(std::max_align_t) &&
+        if constexpr (sizeof(D) <= kInline && alignof(D) <= kAlign &&
                       std::is_nothrow_move_constructible_v<D>) {
             ::new (static_cast<void*>(buf_)) D(std::forward<F>(f));
-            ops_ = &inline_ops<D>;
+            if constexpr (std::is_trivially_copyable_v<D>)
+                ops_ = &trivial_ops<D>;
+            else
+                ops_ = &inline_ops<D>;
         } else {
             // Rare: a large capture. Correct, just not allocation-free.
             *reinterpret_cast<D**>(buf_) = new D(std::forward<F>(f));
@@ -31,15 +39,13 @@ public:
     }
 
     Event(Event&& o) noexcept : ops_(o.ops_) {
-        if (ops_) ops_->move(o.buf_, buf_);
-        o.ops_ = nullptr;
+        relocate_from(o);
     }
     Event& operator=(Event&& o) noexcept {
         if (this != &o) {
             reset();
             ops_ = o.ops_;
-            if (ops_) ops_->move(o.buf_, buf_);
-            o.ops_ = nullptr;
+            relocate_from(o);
         }
         return *this;
     }
@@ -50,16 +56,30 @@ public:
     explicit operator bool() const { return ops_ != nullptr; }
     void operator()() { ops_->call(buf_); }
     void reset() {
-        if (ops_) ops_->destroy(buf_);
+        if (ops_ && ops_->destroy) ops_->destroy(buf_);
         ops_ = nullptr;
     }
 
 private:
+    // A null move or destroy means the stored bytes can be copied, or left,
+    // as they are: most events capture only pointers and ids, and the engine
+    // moves every event twice, so this skips two indirect calls per event.
     struct Ops {
         void (*call)(void*);
         void (*move)(void* from, void* to);  // move-constructs into `to`, destroys `from`
         void (*destroy)(void*);
     };
+
+    void relocate_from(Event& o) noexcept {  // ops_ is already o.ops_
+        if (ops_ && ops_->move)
+            ops_->move(o.buf_, buf_);
+        else if (ops_)
+            std::memcpy(buf_, o.buf_, kInline);
+        o.ops_ = nullptr;
+    }
+
+    template <class D>
+    static constexpr Ops trivial_ops{[](void* p) { (*static_cast<D*>(p))(); }, nullptr, nullptr};
 
     template <class D>
     static constexpr Ops inline_ops{
@@ -74,11 +94,11 @@ private:
     template <class D>
     static constexpr Ops heap_ops{
         [](void* p) { (**static_cast<D**>(p))(); },
-        [](void* from, void* to) { *static_cast<D**>(to) = *static_cast<D**>(from); },
+        nullptr,  // the owning pointer moves as bytes
         [](void* p) { delete *static_cast<D**>(p); },
     };
 
-    alignas(std::max_align_t) std::byte buf_[kInline];
+    alignas(kAlign) std::byte buf_[kInline];
     const Ops* ops_ = nullptr;
 };
 

@@ -1,26 +1,50 @@
 #include "sim/core/simulator.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <stdexcept>
 
+// Radix heap invariants, with base_ the time of the last minimum taken out:
+//  1. every entry has time >= base_, and sits in bucket_of(time, base_);
+//     so every time in bucket b is below every time in bucket b+1;
+//  2. entries with equal times sit in one bucket, in insertion order.
+// (2) is what makes equal-time events FIFO without storing a sequence number:
+// schedule_at appends, redistribute() moves a bucket's entries in order, and
+// entries of one time always move together because their bucket depends only
+// on the time and base_.
+// base_ never advances past the limit of the run in progress (see run_next),
+// so base_ <= now_ whenever an event runs or a run returns, and schedule_at's
+// "not in the past" check also keeps (1).
+
 namespace collsim {
+
+namespace {
+// Bucket 0 holds entries at exactly `base`; bucket b >= 1 those whose time
+// first differs from it at bit b-1.
+int bucket_of(uint64_t time, uint64_t base) { return std::bit_width(time ^ base); }
+}  // namespace
 
 EventHandle Simulator::schedule_at(Time when, Event ev) {
     if (when < now_) throw std::logic_error("event scheduled in the past");
     uint32_t slot;
     if (!free_slots_.empty()) {
-        slot = free_slots_.back();
+        slot = free_slots_.back();  // LIFO: the slot just run is the one still in cache
         free_slots_.pop_back();
     } else {
-        if (slots_.size() >= (1u << kSlotBits)) throw std::length_error("more than 2^26 pending events");
+        if (slots_.size() >= UINT32_MAX) throw std::length_error("more than 2^32 - 1 pending events");
         slot = static_cast<uint32_t>(slots_.size());
         slots_.emplace_back();
     }
     Slot& s = slots_[slot];
     s.event = std::move(ev);
     s.cancelled = false;
-    if (next_seq_ >= (uint64_t{1} << (64 - kSlotBits))) throw std::length_error("event sequence exhausted");
-    heap_.push_back(Key{when.ps(), (next_seq_++ << kSlotBits) | slot});
-    sift_up(heap_.size() - 1);
+    const auto time = static_cast<uint64_t>(when.ps());
+    const int b = bucket_of(time, base_);
+    buckets_[static_cast<std::size_t>(b)].push_back(Entry{time, slot});
+    if (b > 0) {
+        occupied_ |= uint64_t{1} << (b - 1);
+        bucket_min_[static_cast<std::size_t>(b)] = std::min(bucket_min_[static_cast<std::size_t>(b)], time);
+    }
     ++live_;
     return EventHandle{slot, s.generation};
 }
@@ -41,66 +65,91 @@ void Simulator::release(uint32_t slot) {
     free_slots_.push_back(slot);
 }
 
-bool Simulator::pop_and_run() {
-    while (!heap_.empty()) {
-        Key top = heap_.front();
-        heap_.front() = heap_.back();
-        heap_.pop_back();
-        if (!heap_.empty()) sift_down(0);
-        uint32_t slot = static_cast<uint32_t>(top.seq_slot & ((1u << kSlotBits) - 1));
+// The earliest time above bucket 0: invariant 1 puts it in the lowest
+// non-empty bucket, whose minimum is kept up to date as entries arrive.
+uint64_t Simulator::min_above() const {
+    return bucket_min_[static_cast<std::size_t>(std::countr_zero(occupied_) + 1)];
+}
+
+// Bucket 0 is used up: advance base_ to the earliest pending time and spread
+// the lowest bucket over the buckets below it. All its entries agree with the
+// new base_ above bit b-1, so each lands strictly lower; each entry moves at
+// most 64 times in its life, whatever the spread of times.
+void Simulator::redistribute() {
+    const auto b = static_cast<std::size_t>(std::countr_zero(occupied_) + 1);
+    auto& from = buckets_[b];
+    base_ = bucket_min_[b];
+    bucket_min_[b] = UINT64_MAX;
+    // Locals: stores through Entry pointers could alias the members.
+    uint64_t occupied = occupied_ & ~(uint64_t{1} << (b - 1));
+    const uint64_t base = base_;
+    // These entries run before anything in higher buckets. When they are few
+    // they are the next events to run, so fetch their callables now and let
+    // the misses overlap with running the first of them.
+    const bool prefetch = from.size() <= kPrefetchBucket;
+    for (const Entry& e : from) {
+        if (prefetch) __builtin_prefetch(&slots_[e.slot]);
+        const auto to = static_cast<std::size_t>(bucket_of(e.time, base));
+        buckets_[to].push_back(e);
+        if (to > 0) {
+            occupied |= uint64_t{1} << (to - 1);
+            bucket_min_[to] = std::min(bucket_min_[to], e.time);
+        }
+    }
+    occupied_ = occupied;
+    from.clear();
+}
+
+// Runs the earliest live event if its time is <= limit; false when there is none.
+bool Simulator::run_next(uint64_t limit) {
+    for (;;) {
+        if (front_ == buckets_[0].size()) {
+            buckets_[0].clear();
+            front_ = 0;
+            if (occupied_ == 0) {
+                // Empty. Skipped cancelled entries may have left base_ past
+                // now_; with nothing queued any base_ <= now_ is valid.
+                base_ = static_cast<uint64_t>(now_.ps());
+                return false;
+            }
+            // Advancing base_ past limit would let a later schedule_at between
+            // now_ and base_ break invariant 1, so stop before that.
+            if (min_above() > limit) return false;
+            redistribute();
+        }
+        if (base_ > limit) return false;
+        const uint32_t slot = buckets_[0][front_++].slot;
+        // A long chain of same-time events keeps bucket 0 from ever emptying;
+        // drop its consumed prefix now and then so memory stays bounded.
+        if (front_ >= kCompactBucket0 && 2 * front_ >= buckets_[0].size()) {
+            buckets_[0].erase(buckets_[0].begin(), buckets_[0].begin() + static_cast<std::ptrdiff_t>(front_));
+            front_ = 0;
+        }
         if (slots_[slot].cancelled) {
             release(slot);
             continue;
         }
+        // Moved out first: the event may schedule others and grow slots_.
         Event ev = std::move(slots_[slot].event);
         release(slot);
         --live_;
-        now_ = Time::from_ps(top.time);
+        now_ = Time::from_ps(static_cast<int64_t>(base_));
         ++processed_;
         ev();
         return true;
     }
-    return false;
 }
 
 void Simulator::run() {
-    while (pop_and_run()) {
+    while (run_next(UINT64_MAX)) {
     }
 }
 
 void Simulator::run_until(Time limit) {
-    while (!heap_.empty() && heap_.front().time <= limit.ps()) pop_and_run();
+    if (limit.ps() >= 0)
+        while (run_next(static_cast<uint64_t>(limit.ps()))) {
+        }
     if (now_ < limit) now_ = limit;
-}
-
-// 4-ary heap: half the depth of a binary heap and the four children of a node
-// share a cache line (4 x 16 bytes).
-void Simulator::sift_up(std::size_t i) {
-    Key k = heap_[i];
-    while (i > 0) {
-        std::size_t parent = (i - 1) / 4;
-        if (!(k < heap_[parent])) break;
-        heap_[i] = heap_[parent];
-        i = parent;
-    }
-    heap_[i] = k;
-}
-
-void Simulator::sift_down(std::size_t i) {
-    Key k = heap_[i];
-    const std::size_t n = heap_.size();
-    for (;;) {
-        std::size_t first = 4 * i + 1;
-        if (first >= n) break;
-        std::size_t best = first;
-        std::size_t last = first + 4 < n ? first + 4 : n;
-        for (std::size_t c = first + 1; c < last; ++c)
-            if (heap_[c] < heap_[best]) best = c;
-        if (!(heap_[best] < k)) break;
-        heap_[i] = heap_[best];
-        i = best;
-    }
-    heap_[i] = k;
 }
 
 }  // namespace collsim

@@ -19,7 +19,7 @@ struct FitOptions {
     // Boundaries of the size ranges that get their own factor (e.g. 64K, 64M
     // make three ranges); empty: no size corrections.
     std::vector<Bytes> size_boundaries;
-    int max_iterations = 12;
+    int max_iterations = 8;
 };
 
 struct FittedParameter {

@@ -76,7 +76,7 @@ LeastSquaresResult least_squares(const Residuals& f, const std::vector<BoxParame
         }
     };
     differentiate(true);
-    bool fresh = true;
+    bool fresh = true, refreshed = false;
     for (int it = 0; it < max_iterations; ++it) {
         res.iterations = it + 1;
         // Parameters the data sees, less those pinned at a bound that the
@@ -135,19 +135,22 @@ LeastSquaresResult least_squares(const Residuals& f, const std::vector<BoxParame
                 res.cost = cost;
                 lambda = std::max(lambda / 3, 1e-9);
                 improved = true;
-                // A 0.01% gain no longer moves any reported error.
-                if (gain < 1e-4) return res;
+                // A 0.1% gain in the sum of squared log errors no longer moves any reported error.
+                if (gain < 1e-3) return res;
             } else {
                 lambda *= 4;
             }
         }
         if (improved) {
             fresh = false;
-        } else if (fresh) {
-            break;  // even exact derivatives find no better point
+        } else if (fresh || refreshed) {
+            // Even exact derivatives find no better point, or they were
+            // already recomputed once: each recomputation costs a batch of
+            // simulations per parameter, more than the last digits are worth.
+            break;
         } else {
             differentiate(false);
-            fresh = true;
+            fresh = refreshed = true;
         }
     }
     return res;

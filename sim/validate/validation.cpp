@@ -1,5 +1,10 @@
 #include "sim/validate/validation.hpp"
 
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
 #include "sim/core/error.hpp"
 
 namespace collsim {
@@ -44,18 +49,54 @@ ValidationResult run_validation(const std::vector<Dataset>& data, TopologyCache&
     if (!options.cross) return out;
 
     // Each covered dataset fitted alone, then used on its class partners.
-    for (auto& train : out.datasets) {
-        if (!train.not_covered.empty()) continue;
-        const FitResult fit = fit_calibration({train.dataset}, machines, cal, options.fit);
-        train.fitted = fit.after;
-        in_sample.add(*train.dataset,
-                      predict_dataset(*train.dataset, machines.get(train.dataset->topology_path), fit.calibration).errors());
-        const std::string& cls = train.dataset->machine_class;
-        if (cls.empty()) continue;
-        for (auto& test : out.datasets) {
-            if (&test == &train || !test.not_covered.empty() || test.dataset->machine_class != cls) continue;
-            const auto rows = predict_dataset(*test.dataset, machines.get(test.dataset->topology_path), fit.calibration).errors();
-            test.out_of_sample_rows.insert(test.out_of_sample_rows.end(), rows.begin(), rows.end());
+    // The fits are independent, so two threads share them (the CI machine
+    // has two cores), each with its own topologies (Routes cache paths and
+    // are not shared between threads). Results are kept per dataset and
+    // merged in dataset order, so the report never depends on scheduling.
+    struct CrossResult {
+        ErrorSummary fitted;
+        std::vector<RowError> in_sample;
+        std::vector<std::pair<std::size_t, std::vector<RowError>>> partners;  // (dataset index, its rows)
+    };
+    const std::size_t n = out.datasets.size();
+    std::vector<CrossResult> cross(n);
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_lock;
+    auto work = [&] {
+        TopologyCache own;
+        for (std::size_t i = next++; i < n; i = next++) {
+            const DatasetResult& train = out.datasets[i];
+            if (!train.not_covered.empty()) continue;
+            try {
+                const FitResult fit = fit_calibration({train.dataset}, own, cal, options.fit);
+                cross[i].fitted = fit.after;
+                cross[i].in_sample =
+                    predict_dataset(*train.dataset, own.get(train.dataset->topology_path), fit.calibration).errors();
+                const std::string& cls = train.dataset->machine_class;
+                for (std::size_t j = 0; j < n && !cls.empty(); ++j) {
+                    const DatasetResult& test = out.datasets[j];
+                    if (j == i || !test.not_covered.empty() || test.dataset->machine_class != cls) continue;
+                    cross[i].partners.emplace_back(
+                        j, predict_dataset(*test.dataset, own.get(test.dataset->topology_path), fit.calibration).errors());
+                }
+            } catch (...) {
+                const std::lock_guard<std::mutex> hold(failure_lock);
+                if (!failure) failure = std::current_exception();
+            }
+        }
+    };
+    std::thread helper(work);
+    work();
+    helper.join();
+    if (failure) std::rethrow_exception(failure);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!out.datasets[i].not_covered.empty()) continue;
+        out.datasets[i].fitted = cross[i].fitted;
+        in_sample.add(*out.datasets[i].dataset, cross[i].in_sample);
+        for (const auto& [j, rows] : cross[i].partners) {
+            auto& dst = out.datasets[j].out_of_sample_rows;
+            dst.insert(dst.end(), rows.begin(), rows.end());
         }
     }
     for (auto& r : out.datasets) {

@@ -36,10 +36,12 @@ Json summary_json(const ErrorSummary& s) {
 std::string pct(const std::optional<double>& v) { return v ? fmt::format("{:.1f}", *v) : "-"; }
 
 std::string summary_line(const ErrorSummary& s) {
-    return fmt::format("{} rows; latency-bound (<64 KiB, {} rows) median {}% p90 {}%; bandwidth-bound (>=64 MiB, {} "
-                       "rows) median {}% p90 {}%; geomean {}%",
-                       s.rows, s.latency_rows, pct(s.median_latency_pct), pct(s.p90_latency_pct), s.bandwidth_rows,
-                       pct(s.median_bandwidth_pct), pct(s.p90_bandwidth_pct), pct(s.geomean_pct));
+    // A size range without rows prints '-'.
+    auto p = [](const std::optional<double>& v) { return v ? pct(v) + "%" : std::string("-"); };
+    return fmt::format("{} rows; latency-bound (<64 KiB, {} rows) median {} p90 {}; bandwidth-bound (>=64 MiB, {} "
+                       "rows) median {} p90 {}; geomean {}",
+                       s.rows, s.latency_rows, p(s.median_latency_pct), p(s.p90_latency_pct), s.bandwidth_rows,
+                       p(s.median_bandwidth_pct), p(s.p90_bandwidth_pct), p(s.geomean_pct));
 }
 
 }  // namespace

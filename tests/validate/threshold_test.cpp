@@ -14,14 +14,16 @@ using collsim::test::run_cli;
 
 namespace {
 // Issue 5 asks for at most 15% (bandwidth-bound rows) and 25% (latency-bound
-// rows). The model does not reach that yet: measured 34.2% and 26.1%
-// out-of-sample when these were set, most of it from two-node runs, where one
-// ring crosses between the nodes through a single NIC pair.
-constexpr double kMaxBandwidthBoundMedianPct = 38.0;
-constexpr double kMaxLatencyBoundMedianPct = 30.0;
+// rows). The model does not reach that yet: measured 31.4% and 22.9%
+// out-of-sample when these were set, most of the bandwidth-bound error from
+// two-node runs (NCCL runs Tree there; collsim has only Ring so far).
+constexpr double kMaxBandwidthBoundMedianPct = 35.0;
+constexpr double kMaxLatencyBoundMedianPct = 27.0;
 }  // namespace
 
-TEST_CASE("out-of-sample error over the shipped datasets stays under the thresholds") {
+// [slow]: the one essential slow test (a calibration fit per shipped run, the
+// two-node ones simulating 16 ranks per row); `~[slow]` skips it locally.
+TEST_CASE("out-of-sample error over the shipped datasets stays under the thresholds", "[slow]") {
     const auto r = run_cli("validate --data validation/data --cross --format json --max-bandwidth-error " +
                            std::to_string(kMaxBandwidthBoundMedianPct) + " --max-latency-error " +
                            std::to_string(kMaxLatencyBoundMedianPct));

@@ -147,10 +147,12 @@ TEST_CASE("validate --plot writes one SVG per dataset with measured dots and a p
 }
 
 TEST_CASE("validate and calibrate give byte-identical output for the same inputs") {
-    const std::string args = "validate --data validation/data --format json --seed 3";
+    // --cross fits on two threads: the report must not depend on which finishes first.
+    const std::string args = "validate --data tests/data/validate/manifests/good.yaml --cross --format json --seed 3";
     auto a = run_cli(args), b = run_cli(args);
     REQUIRE(a.exit_code == 0);
     CHECK(a.out == b.out);
+    CHECK_FALSE(nlohmann::json::parse(a.out)["overall"]["out_of_sample"].is_null());
     const std::string dir = temp_dir("determinism");
     const std::string cal = "calibrate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format json -o ";
     auto c1 = run_cli(cal + dir + "/a.yaml"), c2 = run_cli(cal + dir + "/b.yaml");
@@ -198,5 +200,25 @@ TEST_CASE("coll --calibration: a launch latency of 20 us adds exactly 11.6 us to
     auto bad = run_cli(args + " --calibration " + dir + "/bad.yaml");
     CHECK(bad.exit_code == 2);
     CHECK_THAT(bad.err, Catch::Contains("bad.yaml:2:32: profile.bandwidth_efficiency.nvlink"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("replay --calibration: slower launches lengthen the step; a bad profile exits 2") {
+    const std::string dir = temp_dir("replay");
+    std::ofstream(dir + "/slow.yaml") << "collsim_calibration: 1\nbase_latency:\n"
+                                         "  - {family: ring, proto: ll, latency: 500us}\n"
+                                         "  - {family: ring, proto: ll128, latency: 500us}\n"
+                                         "  - {family: ring, proto: simple, latency: 500us}\n";
+    const std::string args = "replay" + kDgx + " --trace workloads/samples/tp-decode-8gpu.yaml --format json";
+    auto plain = run_cli(args), slow = run_cli(args + " --calibration " + dir + "/slow.yaml");
+    REQUIRE(plain.exit_code == 0);
+    REQUIRE(slow.exit_code == 0);
+    const double t0 = nlohmann::json::parse(plain.out)["step_time_us"];
+    const double t1 = nlohmann::json::parse(slow.out)["step_time_us"];
+    CHECK(t1 > t0 + 400);  // at least one collective on the critical path pays the 500 us launch
+    std::ofstream(dir + "/bad.yaml") << "collsim_calibration: 1\nhop_latency_delta: {pci: 2}\n";
+    auto bad = run_cli(args + " --calibration " + dir + "/bad.yaml");
+    CHECK(bad.exit_code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("bad.yaml:2:26: profile.hop_latency_delta.pci"));
     std::filesystem::remove_all(dir);
 }
