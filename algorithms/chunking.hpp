@@ -1,6 +1,7 @@
 #pragma once
 // How algorithms cut a buffer: over channels, ranks and pipeline chunks.
 #include "sim/core/units.hpp"
+#include "sim/exec/collective.hpp"
 #include "sim/exec/schedule.hpp"
 
 namespace collsim {
@@ -20,8 +21,13 @@ inline constexpr Bytes kPipelineChunk{512 * 1024};
 // (chunks x ranks); beyond it chunks grow. The closed forms use the same count.
 inline constexpr int64_t kMaxPipelineChunkHops = int64_t{1} << 22;
 
-// Chunks per channel for `per_channel` bytes pipelined over `ranks` ranks.
-int pipeline_chunks(Bytes per_channel, int ranks);
+// Chunks per simulated channel for `per_channel` bytes pipelined over
+// `call.ranks` ranks. A simulated channel that stands for m launched ones
+// (CollectiveCall::launched_channels) moves m of NCCL's chunks at a time: m
+// chunks in flight side by side on the same links take as long as one chunk m
+// times larger, so the pipeline fills and drains as NCCL's does, with m times
+// fewer steps to simulate.
+int pipeline_chunks(const CollectiveCall& call, Bytes per_channel);
 
 // Out-of-place buffers (AllToAll, SendRecv): an input of `blocks` blocks of
 // `channels` chunks each, then an output of the same shape.

@@ -46,7 +46,7 @@ Unavailable collnet_requirement(CollOp, const CommLayout& comm) {
 }
 
 int collnet_chunks(const CollectiveCall& call, int ppn) {
-    return pipeline_chunks(largest_piece(largest_piece(call.bytes, call.channels), ppn), call.ranks);
+    return pipeline_chunks(call, largest_piece(largest_piece(call.bytes, call.channels), ppn));
 }
 
 // One rail's tree in participant numbers: children per participant, and the

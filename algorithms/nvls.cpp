@@ -51,7 +51,7 @@ Unavailable nvls_requirement(CollOp, const CommLayout& comm) {
 }
 
 int nvls_chunks(const CollectiveCall& call) {
-    return pipeline_chunks(largest_piece(call.bytes, call.channels), call.ranks);
+    return pipeline_chunks(call, largest_piece(call.bytes, call.channels));
 }
 
 Schedule nvls_schedule(const CollectiveCall& call, const CommLayout& comm) {

@@ -27,7 +27,7 @@ Schedule ring_chain_schedule(const CollectiveCall& call) {
     s.algorithm = "ring";
     s.ranks = n;
     s.channels = channels;
-    const int k = pipeline_chunks(largest_piece(call.bytes, channels), n);
+    const int k = pipeline_chunks(call, largest_piece(call.bytes, channels));
     s.chunks = channels * k;
     if (n < 2) return s;
     const bool reduce = call.op == CollOp::reduce;
@@ -65,7 +65,7 @@ Estimate ring_chain_estimate(const CollectiveCall& call, CostModel& m) {
     const int n = call.ranks, channels = call.channels;
     Estimate t = m.launch();
     if (n < 2) return t;
-    const int k = pipeline_chunks(largest_piece(call.bytes, channels), n);
+    const int k = pipeline_chunks(call, largest_piece(call.bytes, channels));
     const Bytes chunk = largest_piece(largest_piece(call.bytes, channels), k);
     auto rank = [&](int position) { return chain_rank(call, position); };
     Time widest_stage{};

@@ -82,7 +82,7 @@ RankTree make_tree(const CommLayout& comm, int which) {
 }
 
 int tree_chunks(const CollectiveCall& call) {
-    return pipeline_chunks(largest_piece(largest_piece(call.bytes, call.channels), 2), call.ranks);
+    return pipeline_chunks(call, largest_piece(largest_piece(call.bytes, call.channels), 2));
 }
 
 Schedule tree_schedule(const CollectiveCall& call, const CommLayout& comm) {

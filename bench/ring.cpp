@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/communicator.hpp"
 #include "sim/exec/protocol.hpp"
 #include "sim/exec/simulate.hpp"
 #include "sim/hw/routes.hpp"
@@ -67,6 +68,7 @@ void run(const Options& o) {
     const auto proto = nccl_protocol(ring->family, ProtoKind::simple);
     if (!proto) throw std::logic_error("NCCL has no simple protocol for the ring family");
     const Bytes size(int64_t{1} << 30);
+    const CommLayout comm = make_communicator(topo, ranks);
 
     double load_avg[1] = {0};
     getloadavg(load_avg, 1);
@@ -77,7 +79,7 @@ void run(const Options& o) {
                "wall ms/sim", "min wall ms", "cold wall ms", "build ms", "runs", "events", "simulated us");
     for (int c : o.channels) {
         t0 = Clock::now();
-        const Schedule schedule = ring->build(CollectiveCall{CollOp::allreduce, size, o.ranks, c});
+        const Schedule schedule = ring->build(CollectiveCall{CollOp::allreduce, size, o.ranks, c}, comm);
         const double build_ms = ms_since(t0);
 
         Routes routes(topo);

@@ -32,6 +32,10 @@ struct CollectiveCall {
     int ranks = 2;
     int channels = 1;
     int root = 0;  // Broadcast and Reduce
+    // Channels NCCL launches, when `channels` simulated ones stand for more of
+    // them (0: the same number). Pipelined algorithms then move each simulated
+    // channel's data in correspondingly larger chunks (see chunking.hpp).
+    int launched_channels = 0;
 };
 
 }  // namespace collsim

@@ -54,15 +54,17 @@ Prediction predict_msccl(const Topology& topo, Routes& routes, const PredictRequ
 }
 }  // namespace
 
-CollectiveChoice choose_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
-                                   const Calibration& cal) {
+CollectivePlan plan_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
+                               const Calibration& cal) {
     if (req.algo != "auto" && !find_algorithm(req.algo)) bad("--algo", algorithm_choices() + " or auto", req.algo);
     if (req.proto != "auto" && !proto_kind_from(req.proto))
         bad("--proto", std::string(proto_choices()) + " or auto", req.proto);
     const AlgorithmInfo* fixed = req.algo == "auto" ? nullptr : find_algorithm(req.algo);
     if (fixed && !fixed->supports(req.op))
         bad("--op", fmt::format("an operation that algorithm '{}' implements", fixed->name), std::string(to_string(req.op)));
-    const CommLayout comm = make_communicator(topo, req.ranks);
+    CollectivePlan c;
+    c.comm = make_communicator(topo, req.ranks);
+    const CommLayout& comm = c.comm;
     if (fixed)
         if (auto why = fixed->why_not(req.op, comm))
             bad("--algo", fmt::format("an algorithm that can run here ({})", *why), req.algo);
@@ -79,19 +81,38 @@ CollectiveChoice choose_collective(const Topology& topo, Routes& routes, const P
     if (!tuned)
         bad("--algo", fmt::format("an algorithm collsim implements that can run {} here", to_string(req.op)),
             req.algo + "/" + req.proto);
-    CollectiveChoice c;
     c.algorithm = find_algorithm(tuned->algo);
     c.proto = tuned->proto;
     c.protocol = calibrated(*nccl_protocol(c.algorithm->family, tuned->proto), c.algorithm->family, cal);
     c.channels = req.channels > 0 ? req.channels : tuned->channels;
-    // Channels on the same links add nothing in a flow model: simulate only as
-    // many as there are distinct links (or, across nodes, NICs) to spread them
-    // over, each channel laid over the GPUs as NCCL lays its rings.
-    const int spread = std::max(default_channels(routes, req.ranks), shape.nodes > 1 ? shape.nics_per_node : 1);
-    c.simulated_channels = req.channels > 0 ? req.channels : std::min(c.channels, spread);
-    c.channel_gpus = rail_aligned_channels(topo, req.ranks, c.simulated_channels);
     c.arch = shape.arch;
     c.why = tuned->why;
+    // Channels on the same links add nothing in a flow model: simulate only as
+    // many as there are distinct links (or, across nodes, NICs) to spread them
+    // over, each standing for its share of NCCL's channels
+    // (CollectiveCall::launched_channels), and laid over the GPUs as NCCL lays
+    // its rings.
+    const int spread = std::max(default_channels(routes, req.ranks), shape.nodes > 1 ? shape.nics_per_node : 1);
+    int simulated = req.channels > 0 ? req.channels : std::min(c.channels, spread);
+    const int n = static_cast<int>(req.ranks.size());
+    auto call = [&](int ch) { return CollectiveCall{req.op, req.bytes, n, ch, req.root, c.channels}; };
+    const bool wanted = !req.analytical || req.explain;
+    if (wanted && req.channels == 0 && simulated > 1) {
+        // Each channel is a copy of the same steps: size one channel's schedule
+        // before building them all, so an oversized one is never built.
+        CollectiveCall one = call(1);
+        one.launched_channels = std::max(1, c.channels / simulated);
+        const std::size_t per_channel = c.algorithm->build(one, comm).steps.size();
+        if (per_channel * static_cast<std::size_t>(simulated) > req.max_steps) {
+            simulated = std::max<int>(1, static_cast<int>(req.max_steps / std::max<std::size_t>(per_channel, 1)));
+            c.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", simulated);
+            c.bounded = true;
+        }
+    }
+    c.simulated_channels = simulated;
+    c.call = call(simulated);
+    c.channel_gpus = rail_aligned_channels(topo, req.ranks, simulated);
+    if (wanted) c.schedule = c.algorithm->build(c.call, comm);
     return c;
 }
 
@@ -103,41 +124,25 @@ LinkEfficiency collective_link_efficiency(GpuArch arch, const Calibration& cal) 
 
 Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal) {
     if (req.msccl) return predict_msccl(topo, routes, req, cal);
-    CollectiveChoice c = choose_collective(topo, routes, req, cal);
-    const CommLayout comm = make_communicator(topo, req.ranks);
+    const CollectivePlan c = plan_collective(topo, routes, req, cal);
     Prediction p;
     p.algo = std::string(c.algorithm->name);
     p.proto = c.proto;
     p.channels = c.channels;
     p.why = c.why;
-    const int n = static_cast<int>(req.ranks.size());
-    std::optional<Schedule> schedule;
-    if (!req.analytical || req.explain) {
-        schedule = c.algorithm->build(CollectiveCall{req.op, req.bytes, n, c.simulated_channels, req.root}, comm);
-        // Each channel is a full copy of the algorithm over its share of the
-        // data: past kMaxSimulatedSteps, simulate fewer of them.
-        if (req.channels == 0 && c.simulated_channels > 1 && schedule->steps.size() > kMaxSimulatedSteps) {
-            c.simulated_channels =
-                std::max<int>(1, static_cast<int>(c.simulated_channels * kMaxSimulatedSteps / schedule->steps.size()));
-            c.channel_gpus = rail_aligned_channels(topo, req.ranks, c.simulated_channels);
-            schedule = c.algorithm->build(CollectiveCall{req.op, req.bytes, n, c.simulated_channels, req.root}, comm);
-            p.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", c.simulated_channels);
-        }
-    }
-    const CollectiveCall call{req.op, req.bytes, n, c.simulated_channels, req.root};
     const LinkEfficiency eff = collective_link_efficiency(c.arch, cal);
     const double factor = size_factor(cal, req.bytes);
     auto scaled = [factor](Time t) {
         return factor == 1.0 ? t : Time::from_ps(static_cast<int64_t>(static_cast<double>(t.ps()) * factor));
     };
     if (req.analytical || req.explain) {
-        CostModel model(comm, routes, c.protocol, eff, c.channel_gpus);
-        const Estimate e = c.algorithm->estimate(call, model);
+        CostModel model(c.comm, routes, c.protocol, eff, c.channel_gpus);
+        const Estimate e = c.algorithm->estimate(c.call, model);
         p.closed = Estimate{scaled(e.latency), scaled(e.bandwidth)};
         p.time = p.closed->total();
     }
-    if (schedule) {
-        const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, *schedule, c.protocol,
+    if (c.schedule) {
+        const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, *c.schedule, c.protocol,
                                                    SimulateOptions{eff, req.setup, req.timeout, req.routing,
                                                                    c.channel_gpus, req.explain});
         p.hang = t.hang;

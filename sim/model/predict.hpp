@@ -3,9 +3,11 @@
 // count (as NCCL would, unless the caller fixes them), build its schedule and
 // time it on the flow-level network with the calibration applied, or take
 // its closed form (alpha-beta) on the same links.
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "algorithms/communicator.hpp"
 #include "algorithms/cost_model.hpp"
 #include "sim/exec/collective.hpp"
 #include "sim/exec/executor.hpp"
@@ -21,6 +23,11 @@ struct MscclAlgorithm;
 }
 struct AlgorithmInfo;
 
+// The default bound on a simulated schedule's steps (PredictRequest::max_steps):
+// past it, fewer channels are simulated (each channel is a full copy of the
+// algorithm over its share of the data).
+inline constexpr std::size_t kMaxSimulatedSteps = 4'000'000;
+
 struct PredictRequest {
     CollOp op = CollOp::allreduce;
     Bytes bytes;                  // per-rank buffer, as nccl-tests reports size
@@ -35,6 +42,8 @@ struct PredictRequest {
     bool analytical = false;      // time by the algorithm's closed form instead of the flow simulation
     bool explain = false;         // both, and the flow's link loads
     const msccl::MscclAlgorithm* msccl = nullptr;  // run this file's schedule instead of `algo`
+    // Schedules larger than this are simulated with fewer channels.
+    std::size_t max_steps = kMaxSimulatedSteps;
 };
 
 struct Prediction {
@@ -49,27 +58,29 @@ struct Prediction {
     std::vector<uint32_t> peak_link_load;  // with explain: most sends at once per link direction
 };
 
-// Schedules larger than this are simulated with fewer channels (each channel
-// is a full copy of the algorithm over its share of the data).
-inline constexpr std::size_t kMaxSimulatedSteps = 4'000'000;
-
-// What a call runs with: the algorithm, protocol and channels, chosen as NCCL
-// would unless the request fixes them. Shared by predict_collective (one call
-// alone on the network) and the replayer (many calls sharing one network).
-struct CollectiveChoice {
+// What a call runs with, ready to simulate: the algorithm, protocol and
+// channels (chosen as NCCL would unless the request fixes them), the call its
+// schedule and closed form are built for, the schedule itself and how its
+// channels lie over the GPUs. Shared by predict_collective (one call alone on
+// the network) and the replayer (many calls on one network).
+struct CollectivePlan {
     const AlgorithmInfo* algorithm = nullptr;
     ProtoKind proto = ProtoKind::simple;
-    Protocol protocol;           // NCCL's figures for it, with the calibration applied
-    int channels = 1;            // what NCCL launches
-    int simulated_channels = 1;  // channels worth simulating (see predict.cpp)
-    std::vector<std::vector<DeviceId>> channel_gpus;  // per-channel GPU order (Executor::place_channels)
+    Protocol protocol;  // NCCL's figures for it, with the calibration applied
+    int channels = 1;   // what NCCL launches
     GpuArch arch = GpuArch::unknown;
     std::string why;
+    int simulated_channels = 1;  // fewer than `channels` where the links cannot tell them apart, or:
+    bool bounded = false;        // fewer still, to keep the schedule within max_steps
+    CollectiveCall call;         // with simulated_channels, standing for `channels`
+    CommLayout comm;
+    std::optional<Schedule> schedule;  // absent when only the closed form was asked for
+    std::vector<std::vector<DeviceId>> channel_gpus;  // Executor::place_channels
 };
 
 // Throws InputError for an unknown or ineligible algorithm or protocol.
-CollectiveChoice choose_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
-                                   const Calibration& cal);
+CollectivePlan plan_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
+                               const Calibration& cal);
 
 // Link bandwidth shares a collective achieves: NCCL's own per-link figures for
 // the GPU generation, times the calibration's fitted efficiency.
