@@ -13,9 +13,13 @@ struct CollOptions {
     std::string sizes = "8:1G";
     std::string dtype = "float";
     std::string format = "table";
+    std::string routing = "ecmp";
     int ranks = 0;     // 0: every GPU of the topology
     int channels = 0;  // 0: one per distinct first-hop link between ring neighbours
     uint64_t seed = 0;
+    std::string faults;   // fault scenario YAML
+    std::string timeout;  // watchdog, e.g. 10min
+    bool fail_on_hang = false;
 };
 
 CLI::App* add_coll_command(CLI::App& app, CollOptions& opts);

@@ -9,6 +9,9 @@
 #include "sim/cli/coll_command.hpp"
 #include "sim/cli/gen_command.hpp"
 #include "sim/cli/replay_command.hpp"
+#include "sim/cli/topo_command.hpp"
+#include "sim/cli/diagnose_command.hpp"
+#include "sim/cli/numerics_command.hpp"
 #include "sim/core/error.hpp"
 
 int main(int argc, char** argv) {
@@ -28,6 +31,12 @@ int main(int argc, char** argv) {
         if (arg == "-o" || arg == "--output") ++i;
         else if (!arg.starts_with("--output=")) gen.command += " " + arg;
     }
+    collsim::TopoOptions topo;
+    CLI::App* topo_cmd = collsim::add_topo_command(app, topo);
+    collsim::NumericsOptions numerics;
+    CLI::App* numerics_cmd = collsim::add_numerics_command(app, numerics);
+    collsim::DiagnoseOptions diagnose;
+    CLI::App* diagnose_cmd = collsim::add_diagnose_command(app, diagnose);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -40,6 +49,9 @@ int main(int argc, char** argv) {
         if (coll_cmd->parsed()) return collsim::run_coll(coll);
         if (replay_cmd->parsed()) return collsim::run_replay(replay);
         if (gen_cmd->parsed()) return collsim::run_gen(*gen_cmd, gen);
+        if (topo_cmd->parsed()) return collsim::run_topo(*topo_cmd, topo);
+        if (numerics_cmd->parsed()) return collsim::run_numerics_command(numerics);
+        if (diagnose_cmd->parsed()) return collsim::run_diagnose_command(diagnose);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;

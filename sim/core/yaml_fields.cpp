@@ -1,8 +1,9 @@
 #include "sim/core/yaml_fields.hpp"
 
-#include <fstream>
-#include <sstream>
+#include <iterator>
 #include <stdexcept>
+
+#include "sim/core/text_file.hpp"
 
 namespace collsim {
 
@@ -18,6 +19,12 @@ void YamlFields::error(const YAML::Node& n, std::string field, std::string expec
 
 void YamlFields::throw_if_errors() {
     if (!errors_.empty()) throw InputErrors(std::move(errors_));
+}
+
+void YamlFields::absorb(YamlFields& other) {
+    errors_.insert(errors_.end(), std::make_move_iterator(other.errors_.begin()),
+                   std::make_move_iterator(other.errors_.end()));
+    other.errors_.clear();
 }
 
 std::string describe_node(const YAML::Node& n) {
@@ -139,12 +146,6 @@ YAML::Node load_yaml_text(const std::string& text, const std::string& name) {
     }
 }
 
-YAML::Node load_yaml_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "it cannot be opened");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return load_yaml_text(ss.str(), path);
-}
+YAML::Node load_yaml_file(const std::string& path) { return load_yaml_text(read_text_file(path), path); }
 
 }  // namespace collsim

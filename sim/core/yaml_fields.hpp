@@ -25,6 +25,9 @@ public:
     bool ok() const { return errors_.empty(); }
     // Throws InputErrors if any error was collected.
     void throw_if_errors();
+    // Takes over the errors of another file's reader (an included file).
+    void absorb(YamlFields& other);
+    void add(InputError e) { errors_.push_back(std::move(e)); }
 
     // Records an error for each key of `map` not in `allowed`.
     void check_keys(const YAML::Node& map, const std::string& path, std::initializer_list<std::string_view> allowed);

@@ -1,28 +1,53 @@
 #include "sim/exec/simulate.hpp"
 
-#include <stdexcept>
-
-#include "sim/exec/executor.hpp"
+#include <set>
 
 namespace collsim {
 
+namespace {
+HangReport hang_report(const Simulator& sim, const Network& net, const Executor& exec, const Schedule& s,
+                       std::size_t link_channels, bool timed_out) {
+    HangReport h;
+    h.at = sim.now();
+    h.timed_out = timed_out;
+    h.steps_done = exec.steps_finished();
+    h.steps_total = s.steps.size();
+    std::set<int> waiting;
+    for (StepId i = 0; i < s.steps.size(); ++i)
+        if (!exec.finished(i)) waiting.insert(s.steps[i].rank);
+    h.waiting_ranks.assign(waiting.begin(), waiting.end());
+    std::set<ChannelId> dead;
+    const auto stalled = net.stalled_flows();
+    h.stalled_flows = stalled.size();
+    for (const auto& flow : stalled)
+        for (ResourceId r : flow)
+            if (r < link_channels && net.capacity(r).bps() == 0) dead.insert(r);
+    h.dead_channels.assign(dead.begin(), dead.end());
+    return h;
+}
+}  // namespace
+
 ScheduleTiming simulate_schedule(const Topology& topo, Routes& routes, const std::vector<DeviceId>& rank_gpus,
-                                 const Schedule& schedule, const Protocol& proto,
-                                 const LinkEfficiency& efficiency) {
+                                 const Schedule& schedule, const Protocol& proto, const SimulateOptions& opts) {
     Simulator sim;
-    Network net(sim, network_resources(topo, efficiency));
-    Executor exec(sim, net, routes, topo, rank_gpus, proto);
+    Network net(sim, network_resources(topo, opts.efficiency));
+    Executor exec(sim, net, routes, topo, rank_gpus, proto, opts.routing);
+    if (!opts.channel_gpus.empty()) exec.place_channels(opts.channel_gpus);
     bool done = false;
     Time end{};
     exec.start(schedule, [&] {
         done = true;
         end = sim.now();
     });
-    sim.run();
-    if (!done)
-        throw std::logic_error("schedule stalled: " + std::to_string(exec.steps_finished()) + " of " +
-                               std::to_string(schedule.steps.size()) + " steps finished");
-    return ScheduleTiming{end, sim.events_processed(), net.rerated_flows()};
+    if (opts.setup) opts.setup(sim, net, [&done] { return !done; });
+    if (opts.timeout) {
+        sim.run_until(*opts.timeout);
+    } else {
+        sim.run();
+    }
+    ScheduleTiming t{done ? end : sim.now(), sim.events_processed(), net.rerated_flows(), std::nullopt};
+    if (!done) t.hang = hang_report(sim, net, exec, schedule, topo.channel_count(), opts.timeout.has_value() && sim.pending() > 0);
+    return t;
 }
 
 }  // namespace collsim

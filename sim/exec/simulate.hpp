@@ -1,23 +1,50 @@
 #pragma once
+#include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/exec/executor.hpp"
 #include "sim/exec/protocol.hpp"
 #include "sim/exec/schedule.hpp"
 #include "sim/hw/routes.hpp"
+#include "sim/net/routing_policy.hpp"
+#include "sim/net/routing_policy.hpp"
 
 namespace collsim {
 
-struct ScheduleTiming {
-    Time time;                  // from the call to the last step's end
-    uint64_t events = 0;        // engine events processed
-    uint64_t rerated_flows = 0; // network re-rating work
+// Why a collective never finished: no step could make progress any more (a
+// flow on a dead link, nothing else pending), or the watchdog fired first.
+struct HangReport {
+    Time at;
+    bool timed_out = false;  // the watchdog, not a dead end, stopped it
+    std::size_t steps_done = 0, steps_total = 0;
+    std::vector<int> waiting_ranks;           // ranks with unfinished steps
+    std::vector<ChannelId> dead_channels;     // zero-capacity link directions on stalled flows
+    std::size_t stalled_flows = 0;
 };
 
-// Times one schedule alone on an otherwise idle network. `efficiency` scales
-// each link's bandwidth by its LinkClass (nvlink, pci, net).
+struct ScheduleTiming {
+    Time time;                  // from the call to the last step's end (or to the hang)
+    uint64_t events = 0;        // engine events processed
+    uint64_t rerated_flows = 0; // network re-rating work
+    std::optional<HangReport> hang;
+};
+
+// Sets up anything that acts on the network while the schedule runs (faults);
+// `running` says whether the schedule still runs, so periodic actions can stop.
+using NetworkSetup = std::function<void(Simulator&, Network&, std::function<bool()> running)>;
+
+struct SimulateOptions {
+    LinkEfficiency efficiency = kNominalLinks;  // scales each link by its LinkClass
+    NetworkSetup setup;                          // optional
+    std::optional<Time> timeout;                 // watchdog, like NCCL's / PyTorch's timeout
+    RoutingPolicy routing;                       // which equal-cost path each flow takes
+    std::vector<std::vector<DeviceId>> channel_gpus;  // per-channel GPU order (Executor::place_channels)
+};
+
+// Times one schedule alone on an otherwise idle network.
 ScheduleTiming simulate_schedule(const Topology& topo, Routes& routes, const std::vector<DeviceId>& rank_gpus,
-                                 const Schedule& schedule, const Protocol& proto,
-                                 const LinkEfficiency& efficiency = kNominalLinks);
+                                 const Schedule& schedule, const Protocol& proto, const SimulateOptions& opts = {});
 
 }  // namespace collsim

@@ -22,7 +22,10 @@ struct Device {
     std::string name;
     DeviceKind kind = DeviceKind::gpu;
     Time forwarding_latency{};   // added to every path that passes through this device
-    Bandwidth memory_bandwidth;  // GPUs only: costs local reductions
+    // GPUs: costs local reductions. Root complexes: when set, the host has no
+    // PCIe peer-to-peer, so traffic crossing it is staged through host memory
+    // and shares this bandwidth (a GeForce box without P2P).
+    Bandwidth memory_bandwidth;
     // Switches only: can reduce data in the switch (NVLink SHARP / NVLS on an
     // NVSwitch, SHARP on an InfiniBand switch).
     bool in_network_reduction = false;

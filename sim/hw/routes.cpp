@@ -1,113 +1,88 @@
 #include "sim/hw/routes.hpp"
 
 #include <algorithm>
-#include <deque>
-#include <queue>
 #include <set>
 #include <stdexcept>
+#include <tuple>
+
+#include "sim/core/random.hpp"
 
 namespace collsim {
 
-bool Routes::may_transit(DeviceId v, DeviceId src) const {
-    return v == src || topo_.device(v).kind != DeviceKind::gpu;
+namespace {
+constexpr uint32_t kNoSlot = UINT32_MAX;
+
+uint64_t saturating_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+}  // namespace
+
+Routes::Routes(const Topology& topo) : topo_(topo), search_(topo), slot_(topo.devices().size(), kNoSlot) {}
+
+void Routes::check(DeviceId src, DeviceId dst) const {
+    if (src >= topo_.devices().size() || dst >= topo_.devices().size())
+        throw std::out_of_range("route between unknown devices");
 }
 
-// Maximum bottleneck bandwidth from src to every device (a Dijkstra variant
-// that maximises the minimum link bandwidth instead of minimising a sum).
-const std::vector<int64_t>& Routes::widest_from(DeviceId src) {
-    auto it = widest_.find(src);
-    if (it != widest_.end()) return it->second;
+Routes::Dag Routes::build_dag(DeviceId src, DeviceId dst, int64_t floor_bps) {
     const auto& g = topo_.graph();
-    std::vector<int64_t> best(topo_.devices().size(), 0);
-    best[src] = INT64_MAX;
-    std::priority_queue<std::pair<int64_t, DeviceId>> frontier;
-    frontier.push({INT64_MAX, src});
-    while (!frontier.empty()) {
-        auto [bw, v] = frontier.top();
-        frontier.pop();
-        if (bw < best[v] || !may_transit(v, src)) continue;
+    RouteSearch::Layers layers = search_.shortest_paths(src, dst, floor_bps);
+    Dag d;
+    d.vertex = std::move(layers.vertex);
+    d.hop = std::move(layers.hop);
+    for (uint32_t i = 0; i < d.vertex.size(); ++i) slot_[d.vertex[i]] = i;
+    d.count.assign(d.vertex.size(), 0);
+    if (!d.count.empty()) d.count[0] = 1;  // src
+    d.pred_begin.push_back(0);
+    for (uint32_t i = 0; i < d.vertex.size(); ++i) {
+        const DeviceId v = d.vertex[i];
+        // Incoming channels in the graph's (declaration) order: the reverse of
+        // each outgoing channel v -> u is u -> v.
         for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
-            DeviceId w = static_cast<DeviceId>(boost::target(*e, g));
-            int64_t through = std::min(bw, topo_.link(Topology::link_of(g[*e].channel)).bandwidth.bps());
-            if (through > best[w]) {
-                best[w] = through;
-                frontier.push({through, w});
-            }
+            const auto u = static_cast<DeviceId>(boost::target(*e, g));
+            const uint32_t k = slot_[u];
+            if (k == kNoSlot || d.hop[k] != d.hop[i] - 1 || !search_.may_transit(u, src) ||
+                topo_.link(Topology::link_of(g[*e].channel)).bandwidth.bps() < floor_bps)
+                continue;
+            d.pred.push_back(g[*e].channel ^ 1u);
+            d.pred_from.push_back(k);
+            d.count[i] = saturating_add(d.count[i], d.count[k]);
         }
+        d.pred_begin.push_back(static_cast<uint32_t>(d.pred.size()));
     }
-    return widest_.emplace(src, std::move(best)).first->second;
-}
-
-Routes::Dag Routes::build_dag(DeviceId src, int64_t floor_bps) const {
-    const auto& g = topo_.graph();
-    const std::size_t n = topo_.devices().size();
-    Dag d{std::vector<int>(n, -1), std::vector<std::vector<ChannelId>>(n), std::vector<uint64_t>(n, 0)};
-    d.hops[src] = 0;
-    d.count[src] = 1;
-    std::deque<DeviceId> queue{src};
-    while (!queue.empty()) {
-        DeviceId v = queue.front();
-        queue.pop_front();
-        if (!may_transit(v, src)) continue;
-        for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
-            ChannelId c = g[*e].channel;
-            if (topo_.link(Topology::link_of(c)).bandwidth.bps() < floor_bps) continue;
-            DeviceId w = static_cast<DeviceId>(boost::target(*e, g));
-            if (d.hops[w] == -1) {
-                d.hops[w] = d.hops[v] + 1;
-                queue.push_back(w);
-            }
-            if (d.hops[w] == d.hops[v] + 1) {
-                d.preds[w].push_back(c);
-                uint64_t sum = d.count[w] + d.count[v];
-                d.count[w] = sum < d.count[w] ? UINT64_MAX : sum;
-            }
-        }
-    }
+    for (DeviceId v : d.vertex) slot_[v] = kNoSlot;
     return d;
 }
 
-const Routes::Dag& Routes::dag(DeviceId src, DeviceId dst) {
-    if (src >= topo_.devices().size() || dst >= topo_.devices().size())
-        throw std::out_of_range("route between unknown devices");
-    int64_t floor_bps = widest_from(src)[dst];
-    auto key = std::make_pair(src, floor_bps);
+const Routes::Dag* Routes::dag(DeviceId src, DeviceId dst) {
+    check(src, dst);
+    auto key = std::make_pair(src, dst);
     auto it = dags_.find(key);
-    if (it == dags_.end()) it = dags_.emplace(key, build_dag(src, floor_bps)).first;
-    return it->second;
+    if (it == dags_.end()) {
+        if (dags_.size() >= kMaxCachedPairs) dags_.clear();
+        const int64_t floor_bps = search_.widest(src, dst);
+        it = dags_.emplace(key, floor_bps == 0 ? Dag{} : build_dag(src, dst, floor_bps)).first;
+    }
+    return it->second.vertex.empty() ? nullptr : &it->second;
 }
 
 bool Routes::reachable(DeviceId src, DeviceId dst) { return path_count(src, dst) > 0; }
 
 uint64_t Routes::path_count(DeviceId src, DeviceId dst) {
+    check(src, dst);
     if (src == dst) return 1;
-    if (widest_from(src)[dst] == 0) return 0;
-    return dag(src, dst).count[dst];
+    const Dag* d = dag(src, dst);
+    return d ? d->count.back() : 0;
 }
 
-Path Routes::path(DeviceId src, DeviceId dst, uint64_t index) {
+int Routes::hops(DeviceId src, DeviceId dst) {
+    check(src, dst);
+    if (src == dst) return 0;
+    const Dag* d = dag(src, dst);
+    return d ? d->hop.back() : -1;
+}
+
+Path Routes::finish_path(std::vector<ChannelId> channels) const {
     Path p;
-    if (src == dst) return p;
-    uint64_t total = path_count(src, dst);
-    if (total == 0) throw std::logic_error("no route between devices");
-    const Dag& d = dag(src, dst);
-    index %= total;
-    // Unrank: walk back from dst, choosing the predecessor whose path count
-    // range holds the index.
-    DeviceId v = dst;
-    std::vector<ChannelId> reversed;
-    while (v != src) {
-        for (ChannelId c : d.preds[v]) {
-            uint64_t n = d.count[topo_.channel_source(c)];
-            if (index < n) {
-                reversed.push_back(c);
-                v = topo_.channel_source(c);
-                break;
-            }
-            index -= n;
-        }
-    }
-    p.channels.assign(reversed.rbegin(), reversed.rend());
+    p.channels = std::move(channels);
     p.bottleneck = Bandwidth::bytes_per_s(INT64_MAX);
     for (std::size_t i = 0; i < p.channels.size(); ++i) {
         const Link& l = topo_.link(Topology::link_of(p.channels[i]));
@@ -119,15 +94,66 @@ Path Routes::path(DeviceId src, DeviceId dst, uint64_t index) {
     return p;
 }
 
+Path Routes::path(DeviceId src, DeviceId dst, uint64_t index) {
+    check(src, dst);
+    if (src == dst) return Path{};
+    const Dag* d = dag(src, dst);
+    if (!d) throw std::logic_error("no route between devices");
+    index %= d->count.back();
+    // Unrank: walk back from dst, choosing the predecessor whose path count
+    // range holds the index.
+    std::vector<ChannelId> reversed;
+    for (uint32_t v = static_cast<uint32_t>(d->vertex.size() - 1); v != 0;) {
+        for (uint32_t k = d->pred_begin[v]; k < d->pred_begin[v + 1]; ++k) {
+            uint64_t n = d->count[d->pred_from[k]];
+            if (index < n) {
+                reversed.push_back(d->pred[k]);
+                v = d->pred_from[k];
+                break;
+            }
+            index -= n;
+        }
+    }
+    return finish_path(std::vector<ChannelId>(reversed.rbegin(), reversed.rend()));
+}
+
 std::size_t Routes::first_hop_links(DeviceId src, DeviceId dst) {
-    uint64_t total = path_count(src, dst);
-    if (total == 0 || src == dst) return 0;
-    // Walk each first hop's subtree lazily: the first-hop links are those
-    // channels out of src that appear as the first channel of some path.
+    check(src, dst);
+    const Dag* d = src == dst ? nullptr : dag(src, dst);
+    if (!d) return 0;
     std::set<LinkId> first;
-    uint64_t cap = std::min<uint64_t>(total, 4096);
-    for (uint64_t i = 0; i < cap; ++i) first.insert(Topology::link_of(path(src, dst, i).channels.front()));
+    for (std::size_t k = 0; k < d->pred.size(); ++k)
+        if (d->pred_from[k] == 0) first.insert(Topology::link_of(d->pred[k]));
     return first.size();
+}
+
+Path Routes::least_loaded_path(DeviceId src, DeviceId dst, const std::function<uint64_t(ChannelId)>& load,
+                               uint64_t tie_break) {
+    check(src, dst);
+    if (src == dst) return Path{};
+    const Dag* d = dag(src, dst);
+    if (!d) throw std::logic_error("no route between devices");
+    // Minimax over the DAG in hop order: the best path into each device, by
+    // (busiest channel, total load, hashed channel) lexicographically.
+    struct Best {
+        uint64_t max = 0, sum = 0, key = 0;
+        uint32_t via = UINT32_MAX;  // index into pred
+    };
+    std::vector<Best> best(d->vertex.size());
+    for (uint32_t v = 1; v < d->vertex.size(); ++v) {
+        for (uint32_t k = d->pred_begin[v]; k < d->pred_begin[v + 1]; ++k) {
+            const Best& from = best[d->pred_from[k]];
+            const uint64_t l = load(d->pred[k]);
+            Best cand{std::max(from.max, l), from.sum + l, mix64(tie_break ^ (uint64_t{d->pred[k]} << 20)), k};
+            Best& cur = best[v];
+            if (cur.via == UINT32_MAX || std::tie(cand.max, cand.sum, cand.key) < std::tie(cur.max, cur.sum, cur.key))
+                cur = cand;
+        }
+    }
+    std::vector<ChannelId> reversed;
+    for (uint32_t v = static_cast<uint32_t>(d->vertex.size() - 1); v != 0; v = d->pred_from[best[v].via])
+        reversed.push_back(d->pred[best[v].via]);
+    return finish_path(std::vector<ChannelId>(reversed.rbegin(), reversed.rend()));
 }
 
 }  // namespace collsim

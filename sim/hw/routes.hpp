@@ -2,15 +2,23 @@
 // Routes between devices. A route is a widest-then-shortest path: first the
 // highest bottleneck bandwidth (so GPUs that share NVLink use it rather than
 // PCIe, as NCCL's path search does), then the fewest hops. All routes that tie
-// on both are kept, as a DAG per (source, bandwidth floor), for ECMP; they are
-// counted and indexed, never listed, so large fabrics stay cheap.
-// Paths never pass through a GPU: a GPU forwards nothing it did not receive
-// as a collective step.
+// on both are kept for ECMP, as a small DAG per (source, destination) pair:
+// only the devices on some equal-cost path are stored, and paths are counted
+// and indexed, never listed.
+//
+// Queries are lazy and cached per pair; nothing is computed for pairs that are
+// never asked about, and each query is a bidirectional search that touches
+// the neighbourhoods of its two ends (route_search.hpp), so a 131,072-GPU
+// fabric costs milliseconds per pair.
+// Paths never pass through a GPU: a GPU forwards nothing it did not receive as
+// a collective step.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <utility>
 #include <vector>
 
+#include "sim/hw/route_search.hpp"
 #include "sim/hw/topology.hpp"
 
 namespace collsim {
@@ -24,7 +32,7 @@ struct Path {
 
 class Routes {
 public:
-    explicit Routes(const Topology& topo) : topo_(topo) {}
+    explicit Routes(const Topology& topo);
 
     bool reachable(DeviceId src, DeviceId dst);
     // Number of equal-cost paths; saturates at UINT64_MAX. 0 when unreachable.
@@ -33,21 +41,42 @@ public:
     Path path(DeviceId src, DeviceId dst, uint64_t index = 0);
     // How many distinct first-hop links the equal-cost paths use.
     std::size_t first_hop_links(DeviceId src, DeviceId dst);
+    // Hops of the equal-cost paths (0 for src == dst, -1 when unreachable).
+    int hops(DeviceId src, DeviceId dst);
+
+    // The equal-cost path whose busiest channel has the least `load`, then the
+    // least total load; remaining ties go to the channel that `tie_break`
+    // hashes lowest, so equal candidates spread rather than pile onto one.
+    Path least_loaded_path(DeviceId src, DeviceId dst, const std::function<uint64_t(ChannelId)>& load,
+                           uint64_t tie_break);
+
+    std::size_t cached_pairs() const { return dags_.size(); }
+    // The cache is dropped when it reaches this many pairs (about 1.5 KB each
+    // across a fat-tree), so an all-to-all over a large cluster stays bounded;
+    // answers never depend on what is cached.
+    static constexpr std::size_t kMaxCachedPairs = std::size_t{1} << 18;
 
 private:
+    // The devices on equal-cost src->dst paths, ordered by hop count (src
+    // first, dst last), with their incoming channels on those paths.
     struct Dag {
-        std::vector<int> hops;                      // -1: unreached
-        std::vector<std::vector<ChannelId>> preds;  // incoming channels on shortest paths
-        std::vector<uint64_t> count;                // paths from the source
+        std::vector<DeviceId> vertex;
+        std::vector<int> hop;
+        std::vector<uint64_t> count;       // paths from src to vertex[i]
+        std::vector<uint32_t> pred_begin;  // preds of vertex[i]: [pred_begin[i], pred_begin[i+1])
+        std::vector<ChannelId> pred;       // incoming channel
+        std::vector<uint32_t> pred_from;   // index in vertex of that channel's source
     };
-    const std::vector<int64_t>& widest_from(DeviceId src);
-    const Dag& dag(DeviceId src, DeviceId dst);
-    Dag build_dag(DeviceId src, int64_t floor_bps) const;
-    bool may_transit(DeviceId v, DeviceId src) const;
+
+    const Dag* dag(DeviceId src, DeviceId dst);  // nullptr when unreachable
+    Dag build_dag(DeviceId src, DeviceId dst, int64_t floor_bps);
+    Path finish_path(std::vector<ChannelId> channels) const;
+    void check(DeviceId src, DeviceId dst) const;
 
     const Topology& topo_;
-    std::map<DeviceId, std::vector<int64_t>> widest_;
-    std::map<std::pair<DeviceId, int64_t>, Dag> dags_;
+    std::map<std::pair<DeviceId, DeviceId>, Dag> dags_;
+    RouteSearch search_;
+    std::vector<uint32_t> slot_;  // scratch: device -> index in the Dag being built
 };
 
 }  // namespace collsim

@@ -2,12 +2,16 @@
 
 namespace collsim {
 
-Topology::Topology(std::string name, std::string source, std::vector<Device> devices, std::vector<Link> links)
+Topology::Topology(std::string name, std::string source, std::vector<Device> devices, std::vector<Link> links,
+                   std::vector<Instance> instances, std::vector<FabricInfo> fabrics)
     : name_(std::move(name)),
       source_(std::move(source)),
       devices_(std::move(devices)),
       links_(std::move(links)),
+      instances_(std::move(instances)),
+      fabrics_(std::move(fabrics)),
       graph_(devices_.size()) {
+    by_name_.reserve(devices_.size());
     for (DeviceId i = 0; i < devices_.size(); ++i) {
         by_name_.emplace(devices_[i].name, i);
         if (devices_[i].kind == DeviceKind::gpu) gpus_.push_back(i);

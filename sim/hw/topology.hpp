@@ -13,6 +13,31 @@
 
 namespace collsim {
 
+// One instantiation of a node template: devices [first, first + size) are
+// named `<name>.<device name in the template>`.
+struct Instance {
+    std::string name;
+    std::string template_name;
+    DeviceId first = 0;
+    uint32_t size = 0;
+};
+
+// What a generated fabric (fat-tree, torus) was built as, for summaries.
+struct FabricTier {
+    std::string name;     // leaf, spine, core, router
+    uint32_t switches = 0;
+    int64_t down_bps = 0;  // summed per-direction bandwidth toward the endpoints
+    int64_t up_bps = 0;    // and toward the next tier (0 at the top)
+};
+
+struct FabricInfo {
+    std::string name;
+    std::string kind;  // fat_tree, rail_fat_tree, torus, ring
+    int planes = 1;
+    uint32_t endpoints = 0;
+    std::vector<FabricTier> tiers;  // per plane, bottom up
+};
+
 class Topology {
 public:
     struct EdgeData {
@@ -20,7 +45,8 @@ public:
     };
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property, EdgeData>;
 
-    Topology(std::string name, std::string source, std::vector<Device> devices, std::vector<Link> links);
+    Topology(std::string name, std::string source, std::vector<Device> devices, std::vector<Link> links,
+             std::vector<Instance> instances = {}, std::vector<FabricInfo> fabrics = {});
 
     const std::string& name() const { return name_; }
     const std::string& source() const { return source_; }  // file it was loaded from
@@ -33,6 +59,9 @@ public:
     // GPUs in declaration order: GPU i is rank i unless a communicator says otherwise.
     const std::vector<DeviceId>& gpus() const { return gpus_; }
     std::optional<DeviceId> find(std::string_view name) const;
+    // Node template instances and generated fabrics, in declaration order.
+    const std::vector<Instance>& instances() const { return instances_; }
+    const std::vector<FabricInfo>& fabrics() const { return fabrics_; }
 
     std::size_t channel_count() const { return 2 * links_.size(); }
     static LinkId link_of(ChannelId c) { return c / 2; }
@@ -44,6 +73,8 @@ private:
     std::vector<Device> devices_;
     std::vector<Link> links_;
     std::vector<DeviceId> gpus_;
+    std::vector<Instance> instances_;
+    std::vector<FabricInfo> fabrics_;
     std::unordered_map<std::string, DeviceId> by_name_;
     Graph graph_;
 };

@@ -1,187 +1,255 @@
+// Topology schema v1 (topologies/README.md): parse, validate, build.
+//
+// A file's body is expanded in a fixed order, so names used later exist:
+// explicit devices, node instances, generated fabrics, explicit links,
+// overrides. GPU ranks follow the resulting device order: explicit GPUs first,
+// then node instances (node-major, then the template's device order).
 #include "sim/hw/topology_loader.hpp"
 
-#include <unordered_map>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
 
 #include <fmt/format.h>
 
-#include "sim/core/yaml_fields.hpp"
-#include "sim/hw/pcie.hpp"
-#include "sim/hw/routes.hpp"
+#include "sim/hw/connectivity.hpp"
+#include "sim/hw/element_reader.hpp"
+#include "sim/hw/fabric.hpp"
+#include "sim/hw/fragment.hpp"
+#include "sim/hw/overrides.hpp"
 
 namespace collsim {
 
 namespace {
 
-std::optional<Device> read_device(YamlFields& f, const YAML::Node& n, const std::string& path) {
-    if (!f.expect_map(n, path)) return std::nullopt;
-    f.check_keys(n, path, {"name", "kind", "latency", "memory_bandwidth", "in_network_reduction", "arch"});
-    auto name = f.string(n, path, "name", true);
-    auto kind_text = f.string(n, path, "kind", true);
-    auto latency = f.time(n, path, "latency", false);
-    auto membw = f.bandwidth(n, path, "memory_bandwidth", false);
-    std::optional<DeviceKind> kind;
-    if (kind_text) {
-        kind = device_kind_from(*kind_text);
-        if (!kind) f.error(n["kind"], path + ".kind", std::string(device_kind_choices()), "'" + *kind_text + "'");
-    }
-    if (kind == DeviceKind::gpu && !n["memory_bandwidth"])
-        f.error(n, path + ".memory_bandwidth", "the GPU's memory bandwidth, like '3.35TB/s' (required for gpu)",
-                "no such field");
-    if (kind && kind != DeviceKind::gpu && n["memory_bandwidth"])
-        f.error(n["memory_bandwidth"], path + ".memory_bandwidth", "memory_bandwidth only on a gpu",
-                fmt::format("it on a {}", to_string(*kind)));
-    auto reduction = f.boolean(n, path, "in_network_reduction", false);
-    if (reduction && *reduction && kind && kind != DeviceKind::nvswitch && kind != DeviceKind::network_switch)
-        f.error(n["in_network_reduction"], path + ".in_network_reduction",
-                "in_network_reduction only on an nvswitch or a switch", fmt::format("it on a {}", to_string(*kind)));
-    auto arch_text = f.string(n, path, "arch", false);
-    std::optional<GpuArch> arch;
-    if (arch_text) {
-        arch = gpu_arch_from(*arch_text);
-        if (!arch) f.error(n["arch"], path + ".arch", std::string(gpu_arch_choices()), "'" + *arch_text + "'");
-        if (kind && kind != DeviceKind::gpu)
-            f.error(n["arch"], path + ".arch", "arch only on a gpu", fmt::format("it on a {}", to_string(*kind)));
-    }
-    if (!name || !kind) return std::nullopt;
-    Device d;
-    d.arch = arch.value_or(GpuArch::unknown);
-    d.in_network_reduction = reduction.value_or(false);
-    d.name = *name;
-    d.kind = *kind;
-    d.forwarding_latency = latency.value_or(Time{});
-    if (membw) d.memory_bandwidth = *membw;
-    d.where = f.at(n);
-    return d;
+namespace fs = std::filesystem;
+
+constexpr int64_t kMaxInstances = 1 << 20;
+
+struct TemplateEntry {
+    YAML::Node node;
+    std::string path;
+    enum class State { pending, expanding, done } state = State::pending;
+    std::optional<Fragment> fragment;
+};
+
+class Loader {
+public:
+    Loader(std::string file, std::vector<std::string>& files) : f_(file), file_(std::move(file)), files_(files) {}
+
+    // Expands a whole file; `name` receives its name field.
+    Fragment expand_file(const YAML::Node& root, std::string& name);
+    YamlFields& fields() { return f_; }
+
+private:
+    Fragment expand_body(const YAML::Node& body, const std::string& prefix);
+    void read_templates(const YAML::Node& map);
+    const Fragment* resolve(const std::string& name, const YAML::Node& use, const std::string& use_path);
+    std::optional<Fragment> expand_template(TemplateEntry& t);
+    std::optional<Fragment> expand_template_file(const YAML::Node& file_node, const std::string& path);
+    void add_nodes(FragmentBuilder& b, const YAML::Node& list, const std::string& path);
+
+    YamlFields f_;
+    std::string file_;
+    std::vector<std::string>& files_;  // files being expanded, outermost first (include cycles)
+    std::map<std::string, TemplateEntry> templates_;
+    std::vector<std::string> expanding_;  // template names being expanded (template cycles)
+};
+
+std::string join_cycle(const std::vector<std::string>& chain, std::size_t from, const std::string& again) {
+    std::string out;
+    for (std::size_t i = from; i < chain.size(); ++i) out += chain[i] + " -> ";
+    return out + again;
 }
 
-std::optional<Link> read_link(YamlFields& f, const YAML::Node& n, const std::string& path,
-                              const std::unordered_map<std::string, DeviceId>& ids) {
-    if (!f.expect_map(n, path)) return std::nullopt;
-    f.check_keys(n, path, {"a", "b", "kind", "bandwidth", "gen", "lanes", "latency"});
-    Link l;
-    bool ok = true;
-    for (const char* end : {"a", "b"}) {
-        auto name = f.string(n, path, end, true);
-        if (!name) {
-            ok = false;
-            continue;
-        }
-        auto it = ids.find(*name);
-        if (it == ids.end()) {
-            f.error(n[end], path + "." + end, "the name of a device declared under devices", "'" + *name + "'");
-            ok = false;
-            continue;
-        }
-        (std::string_view(end) == "a" ? l.a : l.b) = it->second;
-    }
-    if (ok && l.a == l.b) {
-        f.error(n["b"], path + ".b", "a device other than a (a link joins two devices)", describe_node(n["b"]));
-        ok = false;
-    }
-    auto kind_text = f.string(n, path, "kind", true);
-    if (kind_text) {
-        auto kind = link_kind_from(*kind_text);
-        if (kind) {
-            l.kind = *kind;
-        } else {
-            f.error(n["kind"], path + ".kind", std::string(link_kind_choices()), "'" + *kind_text + "'");
-            ok = false;
-        }
-    } else {
-        ok = false;
-    }
-    auto latency = f.time(n, path, "latency", true);
-    ok = ok && latency.has_value();
-    l.latency = latency.value_or(Time{});
+Fragment Loader::expand_file(const YAML::Node& root, std::string& name) {
+    if (!f_.expect_map(root, "topology")) return {};
+    f_.check_keys(root, "topology",
+                  {"schema", "name", "description", "templates", "devices", "nodes", "fabrics", "links", "overrides"});
+    if (auto schema = f_.integer(root, "topology", "schema", false); schema && *schema != 1)
+        f_.error(root["schema"], "topology.schema", "schema version 1", describe_node(root["schema"]));
+    name = f_.string(root, "topology", "name", true).value_or("");
+    f_.string(root, "topology", "description", false);
+    if (root["templates"]) read_templates(root["templates"]);
+    Fragment frag = expand_body(root, "");
+    // Templates nobody instantiated are still checked.
+    for (auto& [key, t] : templates_)
+        if (t.state == TemplateEntry::State::pending) resolve(key, t.node, t.path);
+    return frag;
+}
 
-    const bool by_lanes = n["gen"] || n["lanes"];
-    if (by_lanes && n["bandwidth"]) {
-        f.error(n["bandwidth"], path + ".bandwidth", "either bandwidth or gen + lanes, not both",
-                describe_node(n["bandwidth"]));
+void Loader::read_templates(const YAML::Node& map) {
+    if (!f_.expect_map(map, "templates")) return;
+    for (const auto& kv : map) {
+        const std::string key = kv.first.as<std::string>();
+        templates_.emplace(key, TemplateEntry{kv.second, "templates." + key, TemplateEntry::State::pending, {}});
+    }
+}
+
+const Fragment* Loader::resolve(const std::string& name, const YAML::Node& use, const std::string& use_path) {
+    auto it = templates_.find(name);
+    if (it == templates_.end()) {
+        std::string known;
+        for (const auto& [key, t] : templates_) known += (known.empty() ? "" : ", ") + key;
+        f_.error(use, use_path, "the name of a template declared under templates" + (known.empty() ? "" : " (" + known + ")"),
+                 "'" + name + "'");
+        return nullptr;
+    }
+    TemplateEntry& t = it->second;
+    if (t.state == TemplateEntry::State::expanding) {
+        const auto from = std::find(expanding_.begin(), expanding_.end(), name) - expanding_.begin();
+        f_.error(use, use_path, "templates that do not contain themselves (a tree of templates)",
+                 "the cycle " + join_cycle(expanding_, static_cast<std::size_t>(from), name));
+        return nullptr;
+    }
+    if (t.state == TemplateEntry::State::pending) {
+        t.state = TemplateEntry::State::expanding;
+        expanding_.push_back(name);
+        t.fragment = expand_template(t);
+        expanding_.pop_back();
+        t.state = TemplateEntry::State::done;
+    }
+    return t.fragment ? &*t.fragment : nullptr;
+}
+
+std::optional<Fragment> Loader::expand_template(TemplateEntry& t) {
+    if (!f_.expect_map(t.node, t.path)) return std::nullopt;
+    if (t.node["file"]) {
+        f_.check_keys(t.node, t.path, {"file", "description"});
+        return expand_template_file(t.node["file"], t.path + ".file");
+    }
+    f_.check_keys(t.node, t.path, {"description", "devices", "nodes", "fabrics", "links", "overrides"});
+    Fragment frag = expand_body(t.node, t.path + ".");
+    if (frag.devices.empty()) {
+        f_.error(t.node, t.path, "a template with at least one device", "none");
         return std::nullopt;
     }
-    if (by_lanes) {
-        if (kind_text && *kind_text != "pcie")
-            f.error(n, path + ".gen", "gen and lanes only on a pcie link", "a " + *kind_text + " link");
-        auto gen = f.integer(n, path, "gen", true);
-        auto lanes = f.integer(n, path, "lanes", true);
-        std::optional<Bandwidth> bw;
-        if (gen) {
-            bw = pcie_bandwidth(static_cast<int>(*gen), 1);
-            if (!bw) f.error(n["gen"], path + ".gen", "a PCIe generation from 1 to 6", describe_node(n["gen"]));
-        }
-        if (lanes && !valid_pcie_lanes(static_cast<int>(*lanes)))
-            f.error(n["lanes"], path + ".lanes", "a lane count of 1, 2, 4, 8, 16 or 32", describe_node(n["lanes"]));
-        if (!gen || !lanes || !bw || !valid_pcie_lanes(static_cast<int>(*lanes))) return std::nullopt;
-        l.pcie_gen = static_cast<int>(*gen);
-        l.pcie_lanes = static_cast<int>(*lanes);
-        l.bandwidth = *pcie_bandwidth(l.pcie_gen, l.pcie_lanes);
-    } else {
-        auto bw = f.bandwidth(n, path, "bandwidth", true);
-        if (!bw) return std::nullopt;
-        l.bandwidth = *bw;
-    }
-    l.where = f.at(n);
-    if (!ok) return std::nullopt;
-    return l;
+    return frag;
 }
 
-void check_gpus_connected(YamlFields& f, const Topology& topo, const YAML::Node& devices) {
-    const auto& gpus = topo.gpus();
-    Routes routes(topo);
-    for (std::size_t i = 1; i < gpus.size(); ++i) {
-        DeviceId g = gpus[i];
-        if (routes.reachable(gpus[0], g) && routes.reachable(g, gpus[0])) continue;
-        // Locate the device entry by index to point at it.
-        f.error(devices[static_cast<std::size_t>(g)], fmt::format("devices[{}]", g),
-                fmt::format("a GPU connected to the other GPUs (through links and non-GPU devices)"),
-                fmt::format("no path between '{}' and '{}'", topo.device(gpus[0]).name, topo.device(g).name));
+// A template may be another topology file (a server defined once, used by
+// every cluster built from it), named relative to the including file.
+std::optional<Fragment> Loader::expand_template_file(const YAML::Node& file_node, const std::string& path) {
+    if (!file_node.IsScalar()) {
+        f_.error(file_node, path, "a topology file name", describe_node(file_node));
+        return std::nullopt;
+    }
+    const fs::path target = fs::path(file_).parent_path() / file_node.Scalar();
+    const std::string key = fs::weakly_canonical(target).string();
+    if (auto hit = std::find(files_.begin(), files_.end(), key); hit != files_.end()) {
+        std::vector<std::string> chain;
+        for (const auto& p : files_) chain.push_back(fs::path(p).filename().string());
+        f_.error(file_node, path, "a file that does not include itself",
+                 "the cycle " + join_cycle(chain, static_cast<std::size_t>(hit - files_.begin()),
+                                           fs::path(key).filename().string()));
+        return std::nullopt;
+    }
+    if (!std::ifstream(target)) {
+        f_.error(file_node, path, "a readable topology file", fmt::format("'{}' ({})", file_node.Scalar(), target.string()));
+        return std::nullopt;
+    }
+    files_.push_back(key);
+    Loader inner(target.string(), files_);
+    std::optional<Fragment> frag;
+    try {
+        std::string ignored;
+        frag = inner.expand_file(load_yaml_file(target.string()), ignored);
+    } catch (const InputError& e) {
+        f_.add(e);
+    }
+    files_.pop_back();
+    const bool clean = inner.fields().ok();
+    f_.absorb(inner.fields());
+    if (!clean || !frag) return std::nullopt;
+    return frag;
+}
+
+void Loader::add_nodes(FragmentBuilder& b, const YAML::Node& list, const std::string& path) {
+    if (!f_.expect_sequence(list, path)) return;
+    std::map<std::string, int64_t> next_index;  // per prefix, so groups keep counting
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string item = fmt::format("{}[{}]", path, i);
+        const YAML::Node n = list[i];
+        if (!f_.expect_map(n, item)) continue;
+        f_.check_keys(n, item, {"template", "count", "prefix", "name"});
+        auto tname = f_.string(n, item, "template", true);
+        auto count = f_.integer(n, item, "count", false);
+        auto prefix = f_.string(n, item, "prefix", false);
+        auto name = f_.string(n, item, "name", false);
+        if (count && (*count < 1 || *count > kMaxInstances)) {
+            f_.error(n["count"], item + ".count", fmt::format("a node count from 1 to {}", kMaxInstances),
+                     describe_node(n["count"]));
+            continue;
+        }
+        if (name && (prefix || count.value_or(1) != 1)) {
+            f_.error(n["name"], item + ".name", "either name (one node) or prefix and count",
+                     prefix ? "name with a prefix" : "name with a count above 1");
+            continue;
+        }
+        if (!tname) continue;
+        const Fragment* t = resolve(*tname, n["template"], item + ".template");
+        if (!t) continue;
+        if (name) {
+            b.add_instance(*t, *name, *tname, n, item);
+            continue;
+        }
+        const std::string p = prefix.value_or("node");
+        int64_t& next = next_index[p];
+        for (int64_t k = 0; k < count.value_or(1); ++k) b.add_instance(*t, p + std::to_string(next++), *tname, n, item);
+    }
+}
+
+Fragment Loader::expand_body(const YAML::Node& body, const std::string& prefix) {
+    FragmentBuilder b(f_);
+    if (YAML::Node devs = body["devices"]; devs && f_.expect_sequence(devs, prefix + "devices")) {
+        for (std::size_t i = 0; i < devs.size(); ++i) {
+            const std::string path = fmt::format("{}devices[{}]", prefix, i);
+            if (auto d = read_device(f_, devs[i], path)) b.add_device(std::move(*d), path, devs[i]);
+        }
+    }
+    if (body["nodes"]) add_nodes(b, body["nodes"], prefix + "nodes");
+    if (YAML::Node fabrics = body["fabrics"]; fabrics && f_.expect_sequence(fabrics, prefix + "fabrics")) {
+        for (std::size_t i = 0; i < fabrics.size(); ++i)
+            expand_fabric(f_, b, fabrics[i], fmt::format("{}fabrics[{}]", prefix, i));
+    }
+    if (YAML::Node links = body["links"]; links && f_.expect_sequence(links, prefix + "links")) {
+        auto find = [&](const std::string& name) { return b.find(name); };
+        for (std::size_t i = 0; i < links.size(); ++i)
+            if (auto l = read_link(f_, links[i], fmt::format("{}links[{}]", prefix, i), find)) b.add_link(*l);
+    }
+    if (body["overrides"]) apply_overrides(f_, b, body["overrides"], prefix + "overrides");
+    return b.take();
+}
+
+void check_gpus_connected(YamlFields& f, const Topology& topo, const Fragment& frag) {
+    constexpr std::size_t kMaxReported = 16;
+    for (auto [earlier, gpu] : disconnected_gpu_pairs(topo, kMaxReported)) {
+        const Device& d = topo.device(gpu);
+        f.add(InputError(d.where, frag.origins[frag.origin[gpu]],
+                         "a GPU connected to the other GPUs (through links and non-GPU devices)",
+                         fmt::format("no path between '{}' and '{}'", topo.device(earlier).name, d.name)));
     }
 }
 
 Topology build(const YAML::Node& root, const std::string& file) {
-    YamlFields f(file);
-    if (!f.expect_map(root, "topology")) f.throw_if_errors();
-    f.check_keys(root, "topology", {"name", "description", "devices", "links"});
-    auto name = f.string(root, "topology", "name", true);
-    YAML::Node devs = root["devices"], links = root["links"];
-    if (!devs) f.error(root, "topology.devices", "a list of devices (required)", "no such field");
-    if (!links) f.error(root, "topology.links", "a list of links (required)", "no such field");
+    std::vector<std::string> files{fs::weakly_canonical(file).string()};
+    Loader loader(file, files);
+    YamlFields& f = loader.fields();
+    std::string name;
+    Fragment frag = loader.expand_file(root, name);
     f.throw_if_errors();
-    if (!f.expect_sequence(devs, "devices") | !f.expect_sequence(links, "links")) f.throw_if_errors();
-
-    std::vector<Device> devices;
-    std::unordered_map<std::string, DeviceId> ids;
-    bool devices_complete = true;
-    for (std::size_t i = 0; i < devs.size(); ++i) {
-        std::string path = fmt::format("devices[{}]", i);
-        auto d = read_device(f, devs[i], path);
-        if (!d) {
-            devices_complete = false;
-            continue;
-        }
-        if (ids.count(d->name)) {
-            f.error(devs[i]["name"], path + ".name", "a device name not used before",
-                    fmt::format("'{}', already declared at line {}", d->name,
-                                devices[ids[d->name]].where.line));
-            devices_complete = false;
-            continue;
-        }
-        ids.emplace(d->name, static_cast<DeviceId>(devices.size()));
-        devices.push_back(std::move(*d));
+    if (std::none_of(frag.devices.begin(), frag.devices.end(),
+                     [](const Device& d) { return d.kind == DeviceKind::gpu; })) {
+        f.error(root["devices"] ? root["devices"] : root, root["devices"] ? "devices" : "topology",
+                "at least one device of kind gpu", "none");
+        f.throw_if_errors();
     }
-    std::vector<Link> built;
-    for (std::size_t i = 0; i < links.size(); ++i) {
-        auto l = read_link(f, links[i], fmt::format("links[{}]", i), ids);
-        if (l) built.push_back(*l);
-    }
-    std::size_t gpu_count = 0;
-    for (const auto& d : devices) gpu_count += d.kind == DeviceKind::gpu;
-    if (devices_complete && gpu_count == 0) f.error(devs, "devices", "at least one device of kind gpu", "none");
-    f.throw_if_errors();
-
-    Topology topo(*name, file, std::move(devices), std::move(built));
-    check_gpus_connected(f, topo, devs);
+    std::vector<uint32_t> origin = std::move(frag.origin);
+    Topology topo(name, file, std::move(frag.devices), std::move(frag.links), std::move(frag.instances),
+                  std::move(frag.fabrics));
+    frag.origin = std::move(origin);
+    check_gpus_connected(f, topo, frag);
     f.throw_if_errors();
     return topo;
 }

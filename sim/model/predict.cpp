@@ -6,6 +6,7 @@
 #include "algorithms/tuner/tuner.hpp"
 #include "sim/core/error.hpp"
 #include "sim/exec/simulate.hpp"
+#include "sim/model/channel_layout.hpp"
 #include "sim/model/link_efficiency.hpp"
 
 namespace collsim {
@@ -23,8 +24,8 @@ int default_channels(Routes& routes, const std::vector<DeviceId>& ranks) {
     return static_cast<int>(std::min<std::size_t>(most, 32));
 }
 
-CollectiveChoice choose_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
-                                   const Calibration& cal) {
+CollectivePlan plan_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
+                               const Calibration& cal) {
     if (req.algo != "auto" && !find_algorithm(req.algo)) bad("--algo", algorithm_choices() + " or auto", req.algo);
     if (req.proto != "auto" && !proto_kind_from(req.proto))
         bad("--proto", std::string(proto_choices()) + " or auto", req.proto);
@@ -35,22 +36,31 @@ CollectiveChoice choose_collective(const Topology& topo, Routes& routes, const P
         bad("--proto", fmt::format("a protocol that NCCL runs with algorithm '{}'", fixed->name), req.proto);
 
     const CommShape shape = comm_shape(topo, routes, req.ranks);
-    auto tuned = tune(shape, req.op, req.bytes, req.algo, req.proto);
-    if (!tuned)
+    auto choice = tune(shape, req.op, req.bytes, req.algo, req.proto);
+    if (!choice)
         bad("--algo", fmt::format("an algorithm collsim implements that can run {} here", to_string(req.op)),
             req.algo + "/" + req.proto);
-    CollectiveChoice c;
-    c.algorithm = find_algorithm(tuned->algo);
-    c.proto = tuned->proto;
-    c.protocol = calibrated(*nccl_protocol(c.algorithm->family, tuned->proto), c.algorithm->family, cal);
-    c.channels = req.channels > 0 ? req.channels : tuned->channels;
+    CollectivePlan p;
+    p.algorithm = find_algorithm(choice->algo);
+    p.proto = choice->proto;
+    p.protocol = calibrated(*nccl_protocol(p.algorithm->family, choice->proto), p.algorithm->family, cal);
+    p.channels = req.channels > 0 ? req.channels : choice->channels;
+    p.arch = shape.arch;
+    p.why = choice->why;
     // Channels on the same links add nothing in a flow model: simulate only as
-    // many as there are distinct links to spread them over.
-    c.simulated_channels =
-        req.channels > 0 ? req.channels : std::min(c.channels, default_channels(routes, req.ranks));
-    c.arch = shape.arch;
-    c.why = tuned->why;
-    return c;
+    // many as there are distinct links (or, across nodes, NICs) to spread them
+    // over, and few enough that the schedule stays within kMaxSimulatedSteps.
+    const int spread = std::max(default_channels(routes, req.ranks), shape.nodes > 1 ? shape.nics_per_node : 1);
+    int simulated = req.channels > 0 ? req.channels : std::min(p.channels, spread);
+    const int n = static_cast<int>(req.ranks.size());
+    p.schedule = p.algorithm->build(CollectiveCall{req.op, req.bytes, n, simulated});
+    if (req.channels == 0 && simulated > 1 && p.schedule.steps.size() > kMaxSimulatedSteps) {
+        simulated = std::max<int>(1, static_cast<int>(simulated * kMaxSimulatedSteps / p.schedule.steps.size()));
+        p.schedule = p.algorithm->build(CollectiveCall{req.op, req.bytes, n, simulated});
+        p.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", simulated);
+    }
+    p.channel_gpus = rail_aligned_channels(topo, req.ranks, simulated);
+    return p;
 }
 
 LinkEfficiency collective_link_efficiency(GpuArch arch, const Calibration& cal) {
@@ -60,16 +70,17 @@ LinkEfficiency collective_link_efficiency(GpuArch arch, const Calibration& cal) 
 }
 
 Prediction predict_collective(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal) {
-    const CollectiveChoice c = choose_collective(topo, routes, req, cal);
+    const CollectivePlan plan = plan_collective(topo, routes, req, cal);
     Prediction p;
-    p.algo = std::string(c.algorithm->name);
-    p.proto = c.proto;
-    p.channels = c.channels;
-    p.why = c.why;
-    const int n = static_cast<int>(req.ranks.size());
-    const Schedule schedule = c.algorithm->build(CollectiveCall{req.op, req.bytes, n, c.simulated_channels});
-    const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, schedule, c.protocol,
-                                               collective_link_efficiency(c.arch, cal));
+    p.algo = std::string(plan.algorithm->name);
+    p.proto = plan.proto;
+    p.channels = plan.channels;
+    p.why = plan.why;
+    const ScheduleTiming t =
+        simulate_schedule(topo, routes, req.ranks, plan.schedule, plan.protocol,
+                          SimulateOptions{collective_link_efficiency(plan.arch, cal), req.setup, req.timeout,
+                                          req.routing, plan.channel_gpus});
+    p.hang = t.hang;
     const double factor = size_factor(cal, req.bytes);
     p.time = factor == 1.0 ? t.time : Time::from_ps(static_cast<int64_t>(static_cast<double>(t.time.ps()) * factor));
     return p;

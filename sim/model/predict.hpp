@@ -6,8 +6,9 @@
 #include <vector>
 
 #include "sim/exec/collective.hpp"
-#include "sim/exec/executor.hpp"
+#include "sim/exec/simulate.hpp"
 #include "sim/hw/routes.hpp"
+#include "sim/net/routing_policy.hpp"
 #include "sim/model/calibration.hpp"
 
 namespace collsim {
@@ -21,6 +22,9 @@ struct PredictRequest {
     std::string algo = "auto";    // a registered algorithm, or auto
     std::string proto = "auto";   // ll, ll128, simple, or auto
     int channels = 0;             // 0: chosen from the topology
+    NetworkSetup setup;           // faults acting on the network, if any
+    std::optional<Time> timeout;  // watchdog
+    RoutingPolicy routing;        // which equal-cost path each flow takes
 };
 
 struct Prediction {
@@ -29,26 +33,33 @@ struct Prediction {
     int channels = 1;
     Time time;
     std::string why;  // how the choice was made, for --explain
+    std::optional<HangReport> hang;  // set when the collective never finished
 };
 
-// What a call runs with: the algorithm, protocol and channels, chosen as NCCL
-// would unless the request fixes them. Shared by predict_collective (one call
-// alone on the network) and the replayer (many calls sharing one network).
-struct CollectiveChoice {
+// Schedules larger than this are simulated with fewer channels (each channel
+// is a full copy of the algorithm over its share of the data).
+inline constexpr std::size_t kMaxSimulatedSteps = 4'000'000;
+
+// What a call runs with, ready to simulate: the algorithm, protocol and
+// channels (chosen as NCCL would unless the request fixes them), its schedule
+// and how its channels lie over the GPUs. Shared by predict_collective (one
+// call alone on the network) and the replayer (many calls on one network).
+struct CollectivePlan {
     const AlgorithmInfo* algorithm = nullptr;
     ProtoKind proto = ProtoKind::simple;
-    Protocol protocol;           // NCCL's figures for it, with the calibration applied
-    int channels = 1;            // what NCCL launches
-    int simulated_channels = 1;  // channels worth simulating (see predict.cpp)
+    Protocol protocol;  // NCCL's figures for it, with the calibration applied
+    int channels = 1;   // what NCCL launches
     GpuArch arch = GpuArch::unknown;
     std::string why;
+    Schedule schedule;
+    std::vector<std::vector<DeviceId>> channel_gpus;  // Executor::place_channels
 };
 
 // Throws InputError for an unknown or ineligible algorithm or protocol.
-CollectiveChoice choose_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
-                                   const Calibration& cal);
+CollectivePlan plan_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
+                               const Calibration& cal);
 
-// Link bandwidth shares a collective achieves: NCCL's own per-link figures for
+// Link bandwidth shares collectives achieve: NCCL's own per-link figures for
 // the GPU generation, times the calibration's fitted efficiency.
 LinkEfficiency collective_link_efficiency(GpuArch arch, const Calibration& cal);
 

@@ -10,10 +10,29 @@ constexpr __int128 kScale = 1'000'000'000'000;  // picoseconds per second
 }
 
 Network::Network(Simulator& sim, std::vector<Bandwidth> capacities)
-    : sim_(sim), on_resource_(capacities.size()), carried_(capacities.size(), 0),
+    : sim_(sim), extra_latency_(capacities.size()), on_resource_(capacities.size()), carried_(capacities.size(), 0),
       resource_mark_(capacities.size(), 0) {
     capacity_.reserve(capacities.size());
     for (auto c : capacities) capacity_.push_back(c.bps());
+}
+
+void Network::set_capacity(ResourceId r, Bandwidth bw) {
+    if (r >= capacity_.size()) throw std::out_of_range("capacity of an unknown resource");
+    capacity_[r] = bw.bps();
+    rerate_around({r});
+}
+
+Time Network::extra_latency(const std::vector<ResourceId>& path) const {
+    Time t{};
+    for (ResourceId r : path) t += extra_latency_[r];
+    return t;
+}
+
+std::vector<std::vector<ResourceId>> Network::stalled_flows() const {
+    std::vector<std::vector<ResourceId>> out;
+    for (const Flow& f : flows_)
+        if (f.active && f.rate == 0) out.push_back(f.resources);
+    return out;
 }
 
 Bytes Network::carried(ResourceId r) const { return Bytes(static_cast<int64_t>(carried_[r] / kScale)); }
@@ -28,13 +47,15 @@ Bytes Network::carried_now(ResourceId r) const {
     return Bytes(static_cast<int64_t>(total / kScale));
 }
 
-FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done) {
+FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done,
+                           Event on_sent) {
     for (ResourceId r : resources)
         if (r >= capacity_.size()) throw std::out_of_range("flow over an unknown resource");
     std::sort(resources.begin(), resources.end());
     resources.erase(std::unique(resources.begin(), resources.end()), resources.end());
     if (bytes.count() == 0 || resources.empty()) {
         // Nothing to share: only the latency is paid.
+        if (on_sent) sim_.schedule_in(Time{}, std::move(on_sent));
         sim_.schedule_in(latency, std::move(on_done));
         return UINT32_MAX;
     }
@@ -54,6 +75,7 @@ FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time 
     f.last_update = sim_.now();
     f.latency = latency;
     f.on_done = std::move(on_done);
+    f.on_sent = std::move(on_sent);
     f.finish = EventHandle{};
     f.active = true;
     ++active_;
@@ -175,6 +197,7 @@ void Network::finish(FlowId id) {
         auto& v = on_resource_[r];
         v.erase(std::find(v.begin(), v.end(), id));
     }
+    if (f.on_sent) sim_.schedule_in(Time{}, std::move(f.on_sent));
     sim_.schedule_in(f.latency, std::move(f.on_done));
     std::vector<ResourceId> touched = std::move(f.resources);
     f.resources.clear();

@@ -22,14 +22,28 @@ class Network {
 public:
     Network(Simulator& sim, std::vector<Bandwidth> capacities);
 
-    // Starts a flow now; `on_done` runs when its last byte has arrived.
-    FlowId start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done);
+    // Starts a flow now; `on_done` runs when its last byte has arrived, and
+    // `on_sent` (if given) when its last byte has left, `latency` earlier.
+    FlowId start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done,
+                      Event on_sent = {});
 
     Bandwidth rate(FlowId f) const { return Bandwidth::bytes_per_s(flows_[f].rate); }
     std::size_t active_flows() const { return active_; }
     // Flow rate computations done so far: a measure of re-rating work.
     uint64_t rerated_flows() const { return rerated_; }
     std::size_t resource_count() const { return capacity_.size(); }
+    // Flows currently sharing a resource (adaptive routing steers by it).
+    std::size_t flows_on(ResourceId r) const { return on_resource_[r].size(); }
+    Bandwidth capacity(ResourceId r) const { return Bandwidth::bytes_per_s(capacity_[r]); }
+    // Changes a resource's capacity now (a fault, a repair); the flows that
+    // share it are re-rated. Zero stalls them until capacity returns.
+    void set_capacity(ResourceId r, Bandwidth bw);
+    // Flows that cannot progress (rate zero), with their resources: what a
+    // hang report shows.
+    std::vector<std::vector<ResourceId>> stalled_flows() const;
+    // Latency added to flows that start on a resource from now on (a degraded link).
+    void set_extra_latency(ResourceId r, Time t) { extra_latency_[r] = t; }
+    Time extra_latency(const std::vector<ResourceId>& path) const;
     // Bytes carried by a resource so far (for utilisation reports).
     Bytes carried(ResourceId r) const;
     // The same, counting the progress of flows still under way up to now (for
@@ -43,7 +57,7 @@ private:
         int64_t rate = 0;        // bytes per second
         Time last_update{};
         Time latency{};
-        Event on_done;
+        Event on_done, on_sent;
         EventHandle finish;
         bool active = false;
     };
@@ -56,6 +70,7 @@ private:
 
     Simulator& sim_;
     std::vector<int64_t> capacity_;
+    std::vector<Time> extra_latency_;
     std::vector<std::vector<FlowId>> on_resource_;
     std::vector<__int128> carried_;  // bytes x 10^12
     std::vector<Flow> flows_;

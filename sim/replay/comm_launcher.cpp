@@ -31,7 +31,7 @@ CommLauncher::CommLauncher(Simulator& sim, Network& net, Routes& routes, const T
     : sim_(sim), net_(net), routes_(routes), topo_(topo), cal_(cal), p2p_proto_(p2p_protocol(cal)) {}
 
 void CommLauncher::run(const Schedule& s, std::vector<DeviceId> gpus, const Protocol& proto,
-                       std::function<void()> done) {
+                       const std::vector<std::vector<DeviceId>>& channel_gpus, std::function<void()> done) {
     std::size_t slot;
     if (!free_.empty()) {
         slot = free_.back();
@@ -41,6 +41,7 @@ void CommLauncher::run(const Schedule& s, std::vector<DeviceId> gpus, const Prot
         executors_.emplace_back();
     }
     executors_[slot] = std::make_unique<Executor>(sim_, net_, routes_, topo_, std::move(gpus), proto);
+    if (!channel_gpus.empty()) executors_[slot]->place_channels(channel_gpus);
     executors_[slot]->start(s, [this, slot, done = std::move(done)] {
         done();
         // The executor is still on the call stack here: release it once this event is over.
@@ -53,33 +54,32 @@ void CommLauncher::run(const Schedule& s, std::vector<DeviceId> gpus, const Prot
 
 LaunchInfo CommLauncher::collective(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes, int root,
                                     std::function<void()> done) {
-    auto key = std::make_tuple(gpus, op, bytes.count());
-    auto it = choices_.find(key);
-    if (it == choices_.end()) {
-        PredictRequest req{op, bytes, gpus, "auto", "auto", 0};
-        it = choices_.emplace(std::move(key), choose_collective(topo_, routes_, req, cal_)).first;
+    auto key = std::make_tuple(gpus, op, bytes.count(), root);
+    auto it = plans_.find(key);
+    if (it == plans_.end()) {
+        PredictRequest req;
+        req.op = op;
+        req.bytes = bytes;
+        req.ranks = gpus;
+        it = plans_.emplace(std::move(key), plan_collective(topo_, routes_, req, cal_)).first;
     }
-    const CollectiveChoice& c = it->second;
-    const int n = static_cast<int>(gpus.size());
-    auto skey = std::make_tuple(std::string(c.algorithm->name), op, bytes.count(), n, c.simulated_channels, root);
-    auto& schedule = schedules_[skey];
-    if (!schedule) schedule = std::make_unique<Schedule>(c.algorithm->build(CollectiveCall{op, bytes, n, c.simulated_channels}));
-    run(*schedule, gpus, c.protocol, std::move(done));
-    return LaunchInfo{std::string(c.algorithm->name), c.proto, c.channels};
+    const CollectivePlan& p = it->second;
+    run(p.schedule, gpus, p.protocol, p.channel_gpus, std::move(done));
+    return LaunchInfo{std::string(p.algorithm->name), p.proto, p.channels};
 }
 
 LaunchInfo CommLauncher::alltoallv(const std::vector<DeviceId>& gpus, const std::vector<std::vector<Bytes>>& split,
                                    std::function<void()> done) {
     one_off_.push_back(sends_schedule(split, "pairwise"));
     const Schedule& s = *one_off_.back();
-    run(s, gpus, p2p_proto_, std::move(done));
+    run(s, gpus, p2p_proto_, {}, std::move(done));
     return LaunchInfo{"pairwise", ProtoKind::simple, 1};
 }
 
 LaunchInfo CommLauncher::p2p(DeviceId from, DeviceId to, Bytes bytes, std::function<void()> done) {
     auto& s = p2p_schedules_[bytes.count()];
     if (!s) s = sends_schedule({{Bytes{}, bytes}, {Bytes{}, Bytes{}}}, "p2p");
-    run(*s, {from, to}, p2p_proto_, std::move(done));
+    run(*s, {from, to}, p2p_proto_, {}, std::move(done));
     return LaunchInfo{"p2p", ProtoKind::simple, 1};
 }
 

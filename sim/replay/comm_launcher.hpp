@@ -1,7 +1,7 @@
 #pragma once
 // Starts communication on the replay's one shared network: each collective
 // becomes a Schedule (the algorithm, protocol and channels NCCL would choose,
-// via choose_collective) run by an Executor of its own, so concurrent
+// via plan_collective) run by an Executor of its own, so concurrent
 // collectives (DP and TP at once) contend for the same links. Point-to-point
 // transfers and uneven all-to-alls become schedules of plain sends, as NCCL
 // runs them (grouped ncclSend/ncclRecv).
@@ -35,10 +35,11 @@ public:
                          std::function<void()> done);
     LaunchInfo p2p(DeviceId from, DeviceId to, Bytes bytes, std::function<void()> done);
 
-    std::size_t schedules_built() const { return schedules_.size(); }
+    std::size_t plans() const { return plans_.size(); }
 
 private:
-    void run(const Schedule& s, std::vector<DeviceId> gpus, const Protocol& proto, std::function<void()> done);
+    void run(const Schedule& s, std::vector<DeviceId> gpus, const Protocol& proto,
+             const std::vector<std::vector<DeviceId>>& channel_gpus, std::function<void()> done);
 
     Simulator& sim_;
     Network& net_;
@@ -46,8 +47,8 @@ private:
     const Topology& topo_;
     const Calibration& cal_;
     Protocol p2p_proto_;
-    std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t>, CollectiveChoice> choices_;
-    std::map<std::tuple<std::string, CollOp, int64_t, int, int, int>, std::unique_ptr<Schedule>> schedules_;
+    // One plan (with its schedule) per group of GPUs, operation and size.
+    std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t, int>, CollectivePlan> plans_;
     std::map<int64_t, std::unique_ptr<Schedule>> p2p_schedules_;
     std::vector<std::unique_ptr<Schedule>> one_off_;  // uneven all-to-alls, kept while they run
     std::vector<std::unique_ptr<Executor>> executors_;

@@ -1,11 +1,21 @@
 #pragma once
 // The result of a collective size sweep, in nccl-tests' shape.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/core/units.hpp"
 
 namespace collsim {
+
+// A hang as a report shows it: names, not ids.
+struct HangInfo {
+    Time at;
+    bool timed_out = false;
+    std::size_t steps_done = 0, steps_total = 0;
+    std::vector<int> waiting_ranks;
+    std::vector<std::string> dead_links;  // "a->b" per dead direction
+};
 
 struct CollRow {
     Bytes size;
@@ -16,6 +26,7 @@ struct CollRow {
     double busbw_GBps = 0;
     std::string algo, proto;  // what ran at this size (differs by size under auto)
     int channels = 0;
+    std::optional<HangInfo> hang;  // the collective never finished
 };
 
 struct CollReport {

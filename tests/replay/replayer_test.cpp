@@ -93,7 +93,9 @@ overrides:
     CHECK(c.last_arrival == 50_us);
     CHECK(c.last_rank == 2);
     Routes routes(four_gpus());
-    PredictRequest req{CollOp::allreduce, Bytes(4 << 20), four_gpus().gpus(), "auto", "auto", 0};
+    PredictRequest req;
+    req.bytes = Bytes(4 << 20);
+    req.ranks = four_gpus().gpus();
     const Prediction alone = predict_collective(four_gpus(), routes, req, Calibration{});
     CHECK(c.end - c.last_arrival == alone.time);
     CHECK(c.algo == alone.algo);

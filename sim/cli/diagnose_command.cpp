@@ -1,0 +1,35 @@
+#include "sim/cli/diagnose_command.hpp"
+
+#include <cstdio>
+
+#include "sim/cli/options.hpp"
+#include "sim/hw/topology_loader.hpp"
+#include "sim/report/diagnose_report.hpp"
+
+namespace collsim {
+
+CLI::App* add_diagnose_command(CLI::App& app, DiagnoseOptions& o) {
+    CLI::App* c = app.add_subcommand("diagnose", "find straggler ranks and shared components from per-rank timings");
+    c->add_option("input", o.input, "CSV with columns rank,collective,enter_us,exit_us")->required();
+    c->add_option("--topology,-t", o.topology, "topology, to name NICs and switches that suspects share");
+    c->add_option("--format", o.format, "table or json")->capture_default_str();
+    return c;
+}
+
+int run_diagnose_command(const DiagnoseOptions& o) {
+    if (o.format != "table" && o.format != "json")
+        bad_option("--format", "one of table, json", o.format);
+    const auto timings = load_rank_timings(o.input);
+    Diagnosis d;
+    if (o.topology.empty()) {
+        d = diagnose(timings, nullptr);
+    } else {
+        const Topology topo = load_topology(o.topology);
+        d = diagnose(timings, &topo);
+    }
+    const std::string out = o.format == "json" ? render_diagnosis_json(d) : render_diagnosis_table(d);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+}
+
+}  // namespace collsim

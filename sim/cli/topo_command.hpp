@@ -1,0 +1,21 @@
+#pragma once
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace collsim {
+
+struct TopoOptions {
+    std::string file;
+    std::string format = "table";
+    bool collapse = false;
+    uint64_t seed = 0;  // accepted for the common contract; nothing here is random
+};
+
+// `topo check FILE`, `topo show FILE`, `topo dot FILE`. Returns the parent
+// command; which action ran is read back by run_topo.
+CLI::App* add_topo_command(CLI::App& app, TopoOptions& opts);
+// Writes results to stdout; throws InputError(s) on bad input.
+int run_topo(const CLI::App& topo_cmd, const TopoOptions& opts);
+
+}  // namespace collsim

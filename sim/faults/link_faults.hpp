@@ -1,0 +1,15 @@
+#pragma once
+// Link faults acting on a running simulation: a link goes down (its capacity
+// drops to zero, and flows on it stall, as NCCL's do: they wait rather than
+// fail), is degraded (a share of its bandwidth, added latency), or flaps.
+#include "sim/exec/simulate.hpp"
+#include "sim/faults/fault_plan.hpp"
+
+namespace collsim {
+
+// The plan's link faults as a setup for simulate_schedule. Throws InputError
+// for a compute fault (slow, pause, straggler): those act on compute, which
+// only a replay has.
+NetworkSetup link_fault_setup(const FaultPlan& plan, const Topology& topo);
+
+}  // namespace collsim

@@ -1,0 +1,113 @@
+#include "sim/faults/rank_timings.hpp"
+
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/core/text_file.hpp"
+
+namespace collsim {
+
+namespace {
+struct Cell {
+    std::string text;
+    int column = 1;  // 1-based character column where it starts
+};
+
+std::vector<Cell> split_csv_line(const std::string& line) {
+    std::vector<Cell> cells;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t pos = line.find(',', start);
+        std::string t = line.substr(start, pos == std::string::npos ? std::string::npos : pos - start);
+        while (!t.empty() && (t.back() == ' ' || t.back() == '\r')) t.pop_back();
+        std::size_t lead = 0;
+        while (lead < t.size() && t[lead] == ' ') ++lead;
+        cells.push_back(Cell{t.substr(lead), static_cast<int>(start + lead) + 1});
+        if (pos == std::string::npos) return cells;
+        start = pos + 1;
+    }
+}
+
+bool parse_number(const std::string& s, double& out) {
+    if (s.empty()) return false;
+    std::size_t used = 0;
+    try {
+        out = std::stod(s, &used);
+    } catch (const std::exception&) {
+        return false;
+    }
+    return used == s.size() && std::isfinite(out);
+}
+
+constexpr std::array<const char*, 4> kColumns{"rank", "collective", "enter_us", "exit_us"};
+}  // namespace
+
+std::vector<RankTiming> read_rank_timings_csv(const std::string& text, const std::string& name) {
+    std::vector<InputError> errors;
+    std::vector<RankTiming> rows;
+    std::istringstream in(text);
+    std::string line;
+    int line_no = 0;
+    std::array<int, 4> col{-1, -1, -1, -1};
+    bool header = false;
+    while (std::getline(in, line)) {
+        ++line_no;
+        if (line.empty() || line[0] == '#' || line == "\r") continue;
+        const auto cells = split_csv_line(line);
+        if (!header) {
+            header = true;
+            for (std::size_t i = 0; i < cells.size(); ++i)
+                for (std::size_t k = 0; k < kColumns.size(); ++k)
+                    if (cells[i].text == kColumns[k]) col[k] = static_cast<int>(i);
+            for (std::size_t k = 0; k < kColumns.size(); ++k)
+                if (col[k] < 0)
+                    errors.emplace_back(SourceLocation{name, line_no, 1}, "header",
+                                        fmt::format("a column named {} (columns: rank,collective,enter_us,exit_us)",
+                                                    kColumns[k]),
+                                        fmt::format("'{}'", line));
+            if (!errors.empty()) throw InputErrors(std::move(errors));
+            continue;
+        }
+        std::array<double, 4> v{};
+        bool ok = true;
+        for (std::size_t k = 0; k < kColumns.size(); ++k) {
+            const auto c = static_cast<std::size_t>(col[k]);
+            if (c >= cells.size()) {
+                errors.emplace_back(SourceLocation{name, line_no, static_cast<int>(line.size()) + 1}, kColumns[k],
+                                    "a value in every column", "the row ends early");
+                ok = false;
+                break;
+            }
+            const bool whole = k < 2;
+            if (!parse_number(cells[c].text, v[k]) || (whole && (v[k] < 0 || v[k] != std::floor(v[k])))) {
+                errors.emplace_back(SourceLocation{name, line_no, cells[c].column}, kColumns[k],
+                                    whole ? "a non-negative integer" : "a time in microseconds",
+                                    fmt::format("'{}'", cells[c].text));
+                ok = false;
+            }
+        }
+        if (ok && v[3] < v[2]) {
+            errors.emplace_back(SourceLocation{name, line_no, cells[static_cast<std::size_t>(col[3])].column}, "exit_us",
+                                fmt::format("a time no earlier than enter_us ({})", v[2]),
+                                fmt::format("'{}'", cells[static_cast<std::size_t>(col[3])].text));
+            ok = false;
+        }
+        if (ok) rows.push_back(RankTiming{static_cast<int>(v[0]), static_cast<int64_t>(v[1]), v[2], v[3]});
+    }
+    if (!header) errors.emplace_back(SourceLocation{name, line_no, 1}, "header", "a header row", "an empty file");
+    else if (rows.empty() && errors.empty())
+        errors.emplace_back(SourceLocation{name, line_no, 1}, "rows", "at least one timing row", "none");
+    if (!errors.empty()) throw InputErrors(std::move(errors));
+    return rows;
+}
+
+std::vector<RankTiming> load_rank_timings(const std::string& path) {
+    return read_rank_timings_csv(read_text_file(path), path);
+}
+
+}  // namespace collsim

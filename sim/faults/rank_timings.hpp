@@ -1,0 +1,27 @@
+#pragma once
+// Per-rank, per-collective timings: what people can actually collect from
+// their jobs (NCCL/PyTorch logs, profilers) and what a replay reports.
+//
+// CSV form (one row per rank and collective, header required, any column order):
+//   rank,collective,enter_us,exit_us
+//   0,17,1520.5,1893.0
+// `collective` is an id or sequence number shared by every rank taking part
+// (the n-th collective of the job); times are microseconds on any common clock.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace collsim {
+
+struct RankTiming {
+    int rank = 0;
+    int64_t collective = 0;
+    double enter_us = 0;
+    double exit_us = 0;
+};
+
+// Throws InputErrors naming file:line:column, the column and what was expected.
+std::vector<RankTiming> read_rank_timings_csv(const std::string& text, const std::string& name);
+std::vector<RankTiming> load_rank_timings(const std::string& path);
+
+}  // namespace collsim

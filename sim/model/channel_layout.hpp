@@ -1,0 +1,18 @@
+#pragma once
+// How NCCL lays its channels over the GPUs of a multi-node communicator, so
+// that the simulated channels leave and enter nodes through different NICs.
+#include <vector>
+
+#include "sim/hw/topology.hpp"
+
+namespace collsim {
+
+// Per channel, the GPU that plays each rank position. Inside each node the
+// ranks are rotated by the channel number, and every other node runs the
+// rotation backwards, so that a ring leaves a node from the GPU (and NIC
+// rail) on which it enters the next: NCCL's graph search builds its
+// inter-node rings rail-aligned the same way. Empty for a single node.
+std::vector<std::vector<DeviceId>> rail_aligned_channels(const Topology& topo, const std::vector<DeviceId>& ranks,
+                                                         int channels);
+
+}  // namespace collsim

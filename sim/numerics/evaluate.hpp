@@ -1,0 +1,36 @@
+#pragma once
+// Carries out the additions of a combine tree on real numbers, rounding each
+// partial sum to the accumulation format, and measures the results against
+// the exact sum (double with Neumaier compensation: exact to far below any
+// half or single precision rounding for the rank counts simulated).
+#include <cstdint>
+#include <vector>
+
+#include "sim/numerics/combine_tree.hpp"
+#include "sim/numerics/inputs.hpp"
+
+namespace collsim {
+
+struct ReductionStats {
+    double max_rel_error = 0;
+    double mean_rel_error = 0;   // over elements with a non-zero exact sum
+    int64_t max_ulp = 0;         // against the exact sum rounded to the format
+    double max_bound_ratio = 0;  // |error| / (gamma_{n-1} sum|x|): at most 1 for any order
+    bool ranks_bitwise_identical = true;
+    int64_t elements = 0;
+    std::vector<float> result;  // the first finished rank's result per element
+};
+
+struct Accumulation {
+    FloatFormat data = FloatFormat::fp32;   // inputs and the stored result
+    FloatFormat accum = FloatFormat::fp32;  // partial sums
+};
+
+ReductionStats evaluate_tree(const CombineTree& tree, const InputData& inputs, Accumulation acc, int64_t elements);
+
+// Worst-case bound on the error of summing n numbers in any order with unit
+// roundoff u (Higham, Accuracy and Stability of Numerical Algorithms, eq. 4.4):
+// gamma_{n-1} = (n-1)u / (1 - (n-1)u), times sum |x_i|; infinite when (n-1)u >= 1.
+double summation_bound_factor(int n, double u);
+
+}  // namespace collsim

@@ -1,0 +1,86 @@
+#include "sim/numerics/inputs.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include "sim/core/random.hpp"
+
+namespace collsim {
+
+namespace {
+double unit(uint64_t h) { return (static_cast<double>(h >> 11) + 0.5) * 0x1.0p-53; }
+}  // namespace
+
+std::optional<InputDistribution> input_distribution_from(std::string_view s) {
+    if (s == "normal") return InputDistribution::normal;
+    if (s == "lognormal") return InputDistribution::lognormal;
+    if (s == "gradients") return InputDistribution::gradients;
+    return std::nullopt;
+}
+
+std::string_view to_string(InputDistribution d) {
+    switch (d) {
+        case InputDistribution::normal: return "normal";
+        case InputDistribution::lognormal: return "lognormal";
+        case InputDistribution::gradients: return "gradients";
+    }
+    return "?";
+}
+
+InputData::InputData(InputDistribution dist, uint64_t seed, FloatFormat format)
+    : dist_(dist), seed_(mix64(seed + 0x9e3779b97f4a7c15ULL)), format_(format), normal_(kTable) {
+    // Box-Muller on a seeded counter: the same table on every platform (unlike
+    // std::normal_distribution, whose algorithm the standard leaves open).
+    for (std::size_t i = 0; i < kTable; i += 2) {
+        const double u1 = unit(mix64(seed_ + 2 * i)), u2 = unit(mix64(seed_ + 2 * i + 1));
+        const double r = std::sqrt(-2.0 * std::log(u1));
+        normal_[i] = static_cast<float>(r * std::cos(2 * std::numbers::pi * u2));
+        normal_[i + 1] = static_cast<float>(r * std::sin(2 * std::numbers::pi * u2));
+    }
+    deviate_ = normal_;
+    if (dist_ == InputDistribution::lognormal)
+        for (float& d : deviate_) d = std::exp(d);
+}
+
+void InputData::element_scales(int64_t first, std::size_t count, float* out) const {
+    for (std::size_t i = 0; i < count; ++i) {
+        if (dist_ != InputDistribution::gradients) {
+            out[i] = 1.0f;
+            continue;
+        }
+        const uint64_t e = mix64(seed_ ^ (static_cast<uint64_t>(first + static_cast<int64_t>(i)) * 0xa0761d6478bd642fULL));
+        out[i] = std::exp(2.0f * normal_[e & (kTable - 1)]);
+    }
+}
+
+namespace {
+template <FloatFormat F>
+void fill_as(const std::vector<float>& deviate, uint64_t r, int64_t first, std::size_t count, const float* scales,
+             float* out, std::size_t mask) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const uint64_t h = mix64(r ^ (static_cast<uint64_t>(first + static_cast<int64_t>(i)) * 0x9e3779b97f4a7c15ULL));
+        // A table deviate, spread by a fine uniform factor so values are not
+        // drawn from a finite set.
+        const float spread = 1.0f + static_cast<float>((h >> 40) & 0xffffff) * 0x1.0p-30f;
+        out[i] = round_as<F>(deviate[h & mask] * spread * scales[i]);
+    }
+}
+}  // namespace
+
+void InputData::fill(int rank, int64_t first, std::size_t count, const float* scales, float* out) const {
+    const uint64_t r = seed_ ^ (static_cast<uint64_t>(rank) * 0xd1b54a32d192ed03ULL);
+    switch (format_) {
+        case FloatFormat::fp32: fill_as<FloatFormat::fp32>(deviate_, r, first, count, scales, out, kTable - 1); break;
+        case FloatFormat::bf16: fill_as<FloatFormat::bf16>(deviate_, r, first, count, scales, out, kTable - 1); break;
+        case FloatFormat::fp16: fill_as<FloatFormat::fp16>(deviate_, r, first, count, scales, out, kTable - 1); break;
+    }
+}
+
+float InputData::value(int rank, int64_t element) const {
+    float scale, out;
+    element_scales(element, 1, &scale);
+    fill(rank, element, 1, &scale, &out);
+    return out;
+}
+
+}  // namespace collsim

@@ -1,0 +1,150 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <bit>
+
+#include <nlohmann/json.hpp>
+
+#include "algorithms/algorithm.hpp"
+#include "sim/exec/interpret.hpp"
+#include "sim/hw/topology_loader.hpp"
+#include "sim/numerics/combine_tree.hpp"
+#include "sim/numerics/numerics_run.hpp"
+#include "tests/support/run_cli.hpp"
+
+using namespace collsim;
+
+namespace {
+Schedule ring_schedule(int n, int64_t bytes) {
+    return find_algorithm("ring")->build(CollectiveCall{CollOp::allreduce, Bytes(bytes), n, 1});
+}
+
+// Rank 0 gathers every rank's chunk and reduces in whatever order it arrives
+// (no dependencies among the reductions), then sends the sum back: the shape
+// of in-switch and in-network reductions, whose order follows arrival.
+Schedule arrival_reduce(int n, int64_t bytes) {
+    Schedule s;
+    s.algorithm = "gather-reduce";
+    s.ranks = n;
+    s.chunks = 1;
+    std::vector<StepId> reduces;
+    for (int r = 1; r < n; ++r) {
+        StepId send = s.add(Step{StepKind::send, r, 0, 0, 0, Bytes(bytes), {}});
+        reduces.push_back(s.add(Step{StepKind::reduce, 0, r, 0, 0, Bytes(bytes), {send}}));
+    }
+    for (int r = 1; r < n; ++r) {
+        StepId send = s.add(Step{StepKind::send, 0, r, 0, 0, Bytes(bytes), reduces});
+        s.add(Step{StepKind::copy, r, 0, 0, 0, Bytes(bytes), {send}});
+    }
+    return s;
+}
+}  // namespace
+
+TEST_CASE("ring AllReduce of fp32 on 4 ranks adds in the hand-derived order, bit for bit") {
+    // Chunk k starts at rank k and travels the ring, each rank adding its input
+    // to the partial sum it receives: chunk 0 = x3 + (x2 + (x1 + x0)),
+    // chunk 1 = x0 + (x3 + (x2 + x1)).
+    const Schedule s = ring_schedule(4, 4 * 1024);
+    const CombineTree t = combine_tree(s, CollOp::allreduce, index_order(s));
+    CHECK(t.describe(t.root[0][0]) == "(r3+(r2+(r1+r0)))");
+    CHECK(t.describe(t.root[2][1]) == "(r0+(r3+(r2+r1)))");
+    const InputData in(InputDistribution::normal, 42, FloatFormat::fp32);
+    const ReductionStats st = evaluate_tree(t, in, Accumulation{}, 1024);
+    CHECK(st.ranks_bitwise_identical);
+    for (int64_t e : {0, 100, 255}) {  // chunk 0 holds elements 0..255
+        const float expect = in.value(3, e) + (in.value(2, e) + (in.value(1, e) + in.value(0, e)));
+        CHECK(std::bit_cast<uint32_t>(st.result[static_cast<std::size_t>(e)]) == std::bit_cast<uint32_t>(expect));
+    }
+    const int64_t e = 300;  // chunk 1
+    const float expect = in.value(0, e) + (in.value(3, e) + (in.value(2, e) + in.value(1, e)));
+    CHECK(std::bit_cast<uint32_t>(st.result[static_cast<std::size_t>(e)]) == std::bit_cast<uint32_t>(expect));
+}
+
+TEST_CASE("ring AllReduce in bf16 stays within the worst-case summation bound") {
+    NumericsRequest req;
+    req.ranks = 8;
+    req.elements = 20000;
+    req.dtype = FloatFormat::bf16;
+    req.dist = InputDistribution::gradients;
+    const NumericsReport r = run_numerics(req);
+    REQUIRE(r.results.size() == 1);
+    CHECK(r.results[0].stats.max_bound_ratio <= 1.0);
+    CHECK(r.results[0].stats.max_bound_ratio > 0.0);
+    CHECK(r.results[0].stats.max_rel_error > 0.0);
+    CHECK(r.results[0].stats.ranks_bitwise_identical);
+}
+
+TEST_CASE("a fixed-order algorithm gives identical bits in every run") {
+    NumericsRequest req;
+    req.ranks = 8;
+    req.elements = 4096;
+    req.dtype = FloatFormat::bf16;
+    req.runs = 4;
+    const NumericsReport r = run_numerics(req);
+    CHECK(r.results[0].runs_differing == 0);
+    CHECK(r.results[0].max_run_ulp == 0);
+}
+
+TEST_CASE("an arrival-order reduction under jitter changes bits between runs") {
+    const Schedule s = arrival_reduce(8, 2 * 4096);
+    // 8 GPUs on one switch: the executor's timing decides the order.
+    std::string yaml = "name: star\ndevices:\n  - {name: sw, kind: nvswitch}\nlinks:\n";
+    for (int i = 0; i < 8; ++i) {
+        yaml.insert(yaml.find("links:"), "  - {name: g" + std::to_string(i) + ", kind: gpu, memory_bandwidth: 1TB/s}\n");
+        yaml += "  - {a: g" + std::to_string(i) + ", b: sw, kind: nvlink, bandwidth: 100GB/s, latency: 100ns}\n";
+    }
+    const Topology star = parse_topology(yaml, "star.yaml");
+    std::vector<std::string> orders;
+    for (uint64_t seed = 0; seed < 6; ++seed) {
+        const CombineTree t = combine_tree(s, CollOp::allreduce, arrival_order(star, s, NcclFamily::ring, seed));
+        orders.push_back(t.describe(t.root[0][0]));
+    }
+    std::sort(orders.begin(), orders.end());
+    orders.erase(std::unique(orders.begin(), orders.end()), orders.end());
+    CHECK(orders.size() > 1);  // jitter reordered the additions
+
+    const InputData in(InputDistribution::normal, 7, FloatFormat::bf16);
+    const CombineTree a = combine_tree(s, CollOp::allreduce, index_order(s));
+    const CombineTree b = combine_tree(s, CollOp::allreduce, random_dependency_order(s, 99));
+    REQUIRE(a.describe(a.root[0][0]) != b.describe(b.root[0][0]));
+    const Accumulation bf16{FloatFormat::bf16, FloatFormat::bf16};
+    const auto ra = evaluate_tree(a, in, bf16, 4096).result, rb = evaluate_tree(b, in, bf16, 4096).result;
+    int differing = 0;
+    for (std::size_t i = 0; i < ra.size(); ++i) differing += std::bit_cast<uint32_t>(ra[i]) != std::bit_cast<uint32_t>(rb[i]);
+    CHECK(differing > 0);
+}
+
+TEST_CASE("numerics JSON keeps its names and is deterministic") {
+    const std::string args = "numerics --op allreduce --algo ring --ranks 8 --elements 64K --dtype bf16 --runs 2 "
+                             "--seed 3 --format json";
+    auto a = collsim::test::run_cli(args), b = collsim::test::run_cli(args);
+    REQUIRE(a.exit_code == 0);
+    CHECK(a.out == b.out);
+    auto j = nlohmann::json::parse(a.out);
+    for (const char* k : {"op", "algo", "ranks", "elements", "dtype", "accum", "max_rel_error", "mean_rel_error",
+                          "max_ulp", "ranks_bitwise_identical", "runs", "runs_differing"})
+        CHECK(j.contains(k));
+    CHECK(j["elements"] == 65536);
+    CHECK(j["accum"] == "native");
+    CHECK(j["runs_differing"] == 0);
+}
+
+TEST_CASE("numerics rejects bad options with exit 2") {
+    struct Case {
+        std::string args, expect;
+    };
+    for (const Case& c : {
+             Case{"numerics --dtype fp8", "--dtype: expected one of fp32, bf16, fp16, found 'fp8'"},
+             Case{"numerics --op alltoall", "--op: expected allreduce or reducescatter, found 'alltoall'"},
+             Case{"numerics --dist uniform", "--dist: expected one of normal, lognormal, gradients"},
+             Case{"numerics --ranks 1", "--ranks: expected at least 2, found '1'"},
+             Case{"numerics --algo spiral", "--algo: expected one of ring"},
+             Case{"numerics --elements lots", "--elements: expected a size"},
+             Case{"numerics --accum fp64", "--accum: expected native or one of fp32, bf16, fp16"},
+         }) {
+        INFO(c.args);
+        auto r = collsim::test::run_cli(c.args);
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Catch::Contains(c.expect));
+    }
+}
