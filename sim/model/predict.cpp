@@ -49,16 +49,18 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     p.why = choice->why;
     // Channels on the same links add nothing in a flow model: simulate only as
     // many as there are distinct links (or, across nodes, NICs) to spread them
-    // over, and few enough that the schedule stays within kMaxSimulatedSteps.
+    // over, and few enough that the schedule stays within req.max_steps.
     const int spread = std::max(default_channels(routes, req.ranks), shape.nodes > 1 ? shape.nics_per_node : 1);
     int simulated = req.channels > 0 ? req.channels : std::min(p.channels, spread);
     const int n = static_cast<int>(req.ranks.size());
     p.schedule = p.algorithm->build(CollectiveCall{req.op, req.bytes, n, simulated});
-    if (req.channels == 0 && simulated > 1 && p.schedule.steps.size() > kMaxSimulatedSteps) {
-        simulated = std::max<int>(1, static_cast<int>(simulated * kMaxSimulatedSteps / p.schedule.steps.size()));
+    if (req.channels == 0 && simulated > 1 && p.schedule.steps.size() > req.max_steps) {
+        simulated = std::max<int>(1, static_cast<int>(simulated * req.max_steps / p.schedule.steps.size()));
         p.schedule = p.algorithm->build(CollectiveCall{req.op, req.bytes, n, simulated});
         p.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", simulated);
+        p.bounded = true;
     }
+    p.simulated_channels = simulated;
     p.channel_gpus = rail_aligned_channels(topo, req.ranks, simulated);
     return p;
 }

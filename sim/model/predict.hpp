@@ -15,6 +15,11 @@ namespace collsim {
 
 struct AlgorithmInfo;
 
+// The default bound on a simulated schedule's steps (PredictRequest::max_steps):
+// past it, fewer channels are simulated (each channel is a full copy of the
+// algorithm over its share of the data).
+inline constexpr std::size_t kMaxSimulatedSteps = 4'000'000;
+
 struct PredictRequest {
     CollOp op = CollOp::allreduce;
     Bytes bytes;                  // per-rank buffer, as nccl-tests reports size
@@ -25,6 +30,8 @@ struct PredictRequest {
     NetworkSetup setup;           // faults acting on the network, if any
     std::optional<Time> timeout;  // watchdog
     RoutingPolicy routing;        // which equal-cost path each flow takes
+    // Schedules larger than this are simulated with fewer channels.
+    std::size_t max_steps = kMaxSimulatedSteps;
 };
 
 struct Prediction {
@@ -35,10 +42,6 @@ struct Prediction {
     std::string why;  // how the choice was made, for --explain
     std::optional<HangReport> hang;  // set when the collective never finished
 };
-
-// Schedules larger than this are simulated with fewer channels (each channel
-// is a full copy of the algorithm over its share of the data).
-inline constexpr std::size_t kMaxSimulatedSteps = 4'000'000;
 
 // What a call runs with, ready to simulate: the algorithm, protocol and
 // channels (chosen as NCCL would unless the request fixes them), its schedule
@@ -51,6 +54,8 @@ struct CollectivePlan {
     int channels = 1;   // what NCCL launches
     GpuArch arch = GpuArch::unknown;
     std::string why;
+    int simulated_channels = 1;  // fewer than `channels` where the links cannot tell them apart, or:
+    bool bounded = false;        // fewer still, to keep the schedule within max_steps
     Schedule schedule;
     std::vector<std::vector<DeviceId>> channel_gpus;  // Executor::place_channels
 };

@@ -27,8 +27,9 @@ std::unique_ptr<Schedule> sends_schedule(const std::vector<std::vector<Bytes>>& 
 }  // namespace
 
 CommLauncher::CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo,
-                           const Calibration& cal)
-    : sim_(sim), net_(net), routes_(routes), topo_(topo), cal_(cal), p2p_proto_(p2p_protocol(cal)) {}
+                           const Calibration& cal, std::size_t max_schedule_steps)
+    : sim_(sim), net_(net), routes_(routes), topo_(topo), cal_(cal), max_steps_(max_schedule_steps),
+      p2p_proto_(p2p_protocol(cal)) {}
 
 void CommLauncher::run(const Schedule& s, std::vector<DeviceId> gpus, const Protocol& proto,
                        const std::vector<std::vector<DeviceId>>& channel_gpus, std::function<void()> done) {
@@ -61,11 +62,12 @@ LaunchInfo CommLauncher::collective(const std::vector<DeviceId>& gpus, CollOp op
         req.op = op;
         req.bytes = bytes;
         req.ranks = gpus;
+        req.max_steps = max_steps_;
         it = plans_.emplace(std::move(key), plan_collective(topo_, routes_, req, cal_)).first;
     }
     const CollectivePlan& p = it->second;
     run(p.schedule, gpus, p.protocol, p.channel_gpus, std::move(done));
-    return LaunchInfo{std::string(p.algorithm->name), p.proto, p.channels};
+    return LaunchInfo{std::string(p.algorithm->name), p.proto, p.channels, p.simulated_channels, p.bounded};
 }
 
 LaunchInfo CommLauncher::alltoallv(const std::vector<DeviceId>& gpus, const std::vector<std::vector<Bytes>>& split,
@@ -73,14 +75,14 @@ LaunchInfo CommLauncher::alltoallv(const std::vector<DeviceId>& gpus, const std:
     one_off_.push_back(sends_schedule(split, "pairwise"));
     const Schedule& s = *one_off_.back();
     run(s, gpus, p2p_proto_, {}, std::move(done));
-    return LaunchInfo{"pairwise", ProtoKind::simple, 1};
+    return LaunchInfo{"pairwise", ProtoKind::simple, 1, 1, false};
 }
 
 LaunchInfo CommLauncher::p2p(DeviceId from, DeviceId to, Bytes bytes, std::function<void()> done) {
     auto& s = p2p_schedules_[bytes.count()];
     if (!s) s = sends_schedule({{Bytes{}, bytes}, {Bytes{}, Bytes{}}}, "p2p");
     run(*s, {from, to}, p2p_proto_, {}, std::move(done));
-    return LaunchInfo{"p2p", ProtoKind::simple, 1};
+    return LaunchInfo{"p2p", ProtoKind::simple, 1, 1, false};
 }
 
 }  // namespace collsim

@@ -21,12 +21,15 @@ namespace collsim {
 struct LaunchInfo {
     std::string algo;
     ProtoKind proto = ProtoKind::simple;
-    int channels = 1;
+    int channels = 1;            // what NCCL launches
+    int simulated_channels = 1;  // what the schedule holds
+    bool bounded = false;        // fewer than the links could carry (PredictRequest::max_steps)
 };
 
 class CommLauncher {
 public:
-    CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo, const Calibration& cal);
+    CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo, const Calibration& cal,
+                 std::size_t max_schedule_steps);
 
     LaunchInfo collective(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes, int root,
                           std::function<void()> done);
@@ -46,6 +49,7 @@ private:
     Routes& routes_;
     const Topology& topo_;
     const Calibration& cal_;
+    std::size_t max_steps_;
     Protocol p2p_proto_;
     // One plan (with its schedule) per group of GPUs, operation and size.
     std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t, int>, CollectivePlan> plans_;
