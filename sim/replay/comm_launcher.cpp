@@ -11,16 +11,33 @@ Protocol p2p_protocol(const Calibration& cal) {
     return calibrated(*nccl_protocol(NcclFamily::ring, ProtoKind::simple), NcclFamily::ring, cal);
 }
 
+// How many rounds of an all-to-all run at once: NCCL spreads a group's sends
+// over its p2p channels, a few channels per peer (its init log prints e.g.
+// "8 p2p channels, 2 p2p channels per peer", NVIDIA/nccl issue #1189), so
+// about 8 / 2 peers are served at a time.
+constexpr int kPeersInFlight = 4;
+
+// Member i's sends as NCCL orders a group of them: in round d it sends to
+// i + d and receives from i - d ("rotating pairs", which is how NCCL avoids
+// deadlock: NVIDIA/nccl issue #784), and a send waits for the one
+// kPeersInFlight rounds earlier. split[i][j]: bytes from member i to member j.
 std::unique_ptr<Schedule> sends_schedule(const std::vector<std::vector<Bytes>>& split, const char* name) {
     auto s = std::make_unique<Schedule>();
     s->algorithm = name;
     s->ranks = static_cast<int>(split.size());
     s->channels = 1;
     s->chunks = s->ranks;
-    for (int i = 0; i < s->ranks; ++i)
-        for (int j = 0; j < s->ranks; ++j) {
+    const int n = s->ranks;
+    std::vector<std::vector<StepId>> sent(static_cast<std::size_t>(n));
+    for (int d = 1; d < n; ++d)
+        for (int i = 0; i < n; ++i) {
+            const int j = (i + d) % n;
             const Bytes b = split[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
-            if (i != j && b.count() > 0) s->add(Step{StepKind::send, i, j, 0, j, b, {}});
+            if (b.count() == 0) continue;
+            auto& mine = sent[static_cast<std::size_t>(i)];
+            std::vector<StepId> deps;
+            if (mine.size() >= kPeersInFlight) deps.push_back(mine[mine.size() - kPeersInFlight]);
+            mine.push_back(s->add(Step{StepKind::send, i, j, 0, j, b, std::move(deps)}));
         }
     return s;
 }

@@ -8,6 +8,7 @@
 #include "sim/replay/trace_loader.hpp"
 #include "tests/support/run_cli.hpp"
 #include "workloads/gen/dp.hpp"
+#include "workloads/gen/moe.hpp"
 #include "workloads/gen/pp.hpp"
 #include "workloads/gen/tp.hpp"
 
@@ -93,4 +94,33 @@ TEST_CASE("DP without overlap exposes exactly its AllReduce times; with overlap 
     CHECK(on.metrics.average.exposed_comm < off.metrics.average.exposed_comm);
     CHECK(on.metrics.average.overlapped_comm > 0.1);
     CHECK(on.metrics.step_time < off.metrics.step_time);
+}
+
+TEST_CASE("skewed MoE routing makes the busiest expert's links hotter than even routing") {
+    static const Topology servers = load_topology(test::source_path("tests/data/replay/two-servers.yaml"));
+    auto hottest_over_mean = [](double skew) {
+        gen::MoeOptions o;
+        o.ranks = 16;
+        o.experts = 16;
+        o.layers = 1;
+        o.tokens = 512;
+        o.hidden = 1024;
+        o.ffn = 2048;
+        o.skew = skew;
+        o.gpu.card = "h100-sxm";
+        const Trace t = parse_trace(gen::render_json(gen::generate_moe(o, "test")), "moe.json");
+        const ReplayResult r = replay(servers, t, ReplayOptions{});
+        double most = 0, sum = 0;
+        int used = 0;
+        for (Bytes b : r.carried)
+            if (b.count() > 0) {
+                most = std::max(most, static_cast<double>(b.count()));
+                sum += static_cast<double>(b.count());
+                ++used;
+            }
+        return most / (sum / used);
+    };
+    const double even = hottest_over_mean(0), skewed = hottest_over_mean(1.5);
+    CHECK(even < 1.5);
+    CHECK(skewed > 2 * even);
 }
