@@ -53,13 +53,17 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     const int spread = std::max(default_channels(routes, req.ranks), shape.nodes > 1 ? shape.nics_per_node : 1);
     int simulated = req.channels > 0 ? req.channels : std::min(p.channels, spread);
     const int n = static_cast<int>(req.ranks.size());
-    p.schedule = p.algorithm->build(CollectiveCall{req.op, req.bytes, n, simulated});
-    if (req.channels == 0 && simulated > 1 && p.schedule.steps.size() > req.max_steps) {
-        simulated = std::max<int>(1, static_cast<int>(simulated * req.max_steps / p.schedule.steps.size()));
-        p.schedule = p.algorithm->build(CollectiveCall{req.op, req.bytes, n, simulated});
-        p.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", simulated);
-        p.bounded = true;
+    if (req.channels == 0 && simulated > 1) {
+        // Each channel is a copy of the same steps: size one channel's schedule
+        // before building them all, so an oversized one is never built.
+        const std::size_t per_channel = p.algorithm->build(CollectiveCall{req.op, req.bytes, n, 1}).steps.size();
+        if (per_channel * static_cast<std::size_t>(simulated) > req.max_steps) {
+            simulated = std::max<int>(1, static_cast<int>(req.max_steps / std::max<std::size_t>(per_channel, 1)));
+            p.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", simulated);
+            p.bounded = true;
+        }
     }
+    p.schedule = p.algorithm->build(CollectiveCall{req.op, req.bytes, n, simulated});
     p.simulated_channels = simulated;
     p.channel_gpus = rail_aligned_channels(topo, req.ranks, simulated);
     return p;

@@ -78,6 +78,18 @@ void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
                            bounded);
 }
 
+void transfers(std::string& out, const ReplayReport& rep) {
+    const auto& all = rep.result->p2p;
+    if (all.empty()) return;
+    Time sum{}, longest{};
+    for (const auto& p : all) {
+        sum += p.end - p.start;
+        longest = std::max(longest, p.end - p.start);
+    }
+    out += fmt::format("\ntransfers: {} send/recv pairs, {} in all, the longest {}\n", all.size(), ms_or_us(sum),
+                       ms_or_us(longest));
+}
+
 void bubbles(std::string& out, const ReplayReport& rep, std::size_t rows) {
     const auto& all = rep.bubbles;
     if (all.empty()) return;
@@ -117,6 +129,7 @@ std::string render_replay_table(const ReplayReport& rep, std::size_t rows) {
                        r.steps > 1 ? fmt::format(" (span {} / {} steps)", ms_or_us(rep.metrics.span), r.steps) : "");
     breakdown(out, rep);
     collectives(out, rep, rows);
+    transfers(out, rep);
     bubbles(out, rep, rows);
     links(out, rep);
     return out;
