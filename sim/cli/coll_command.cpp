@@ -11,6 +11,7 @@
 #include "sim/hw/topology_loader.hpp"
 #include "sim/model/predict.hpp"
 #include "sim/report/coll_report.hpp"
+#include "sim/validate/calibration_profile.hpp"
 
 namespace collsim {
 
@@ -24,6 +25,7 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     c->add_option("--sizes", o.sizes, "MIN:MAX (x2 steps) or a list 8,1K,1M")->capture_default_str();
     c->add_option("--dtype", o.dtype, "element type")->capture_default_str();
     c->add_option("--channels,-c", o.channels, "channels (rings); default: chosen from the topology");
+    c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
     c->add_option("--routing", o.routing, "equal-cost path choice: ecmp, single or adaptive")->capture_default_str();
     c->add_option("--format", o.format, "table, json or csv")->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (runs are deterministic for a seed)")->capture_default_str();
@@ -65,12 +67,12 @@ int run_coll(const CollOptions& o) {
     bool hung = false;
 
     CollReport report{std::string(to_string(*op)), o.algo, o.proto, topo.name(), o.topology, n, {}};
-    const Calibration defaults;
+    const Calibration calibration = o.calibration.empty() ? Calibration{} : load_calibration(o.calibration);
     for (Bytes requested : sizes) {
         // Like nccl-tests: the count is whole elements, the size follows it.
         const int64_t count = requested.count() / dtype->size;
         req.bytes = Bytes(count * dtype->size);
-        const Prediction p = predict_collective(topo, routes, req, defaults);
+        const Prediction p = predict_collective(topo, routes, req, calibration);
         CollRow row = make_row(req.bytes, count, std::string(dtype->name), p.time, busbw_factor(*op, n));
         row.algo = p.algo;
         row.proto = std::string(to_string(p.proto));

@@ -13,6 +13,7 @@ struct CollOptions {
     std::string sizes = "8:1G";
     std::string dtype = "float";
     std::string format = "table";
+    std::string calibration;  // a profile from `collsim calibrate`; empty: defaults
     std::string routing = "ecmp";
     int ranks = 0;     // 0: every GPU of the topology
     int channels = 0;  // 0: one per distinct first-hop link between ring neighbours

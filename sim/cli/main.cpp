@@ -6,12 +6,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "sim/cli/calibrate_command.hpp"
 #include "sim/cli/coll_command.hpp"
-#include "sim/cli/gen_command.hpp"
-#include "sim/cli/replay_command.hpp"
 #include "sim/cli/topo_command.hpp"
 #include "sim/cli/diagnose_command.hpp"
 #include "sim/cli/numerics_command.hpp"
+#include "sim/cli/validate_command.hpp"
+#include "sim/cli/gen_command.hpp"
+#include "sim/cli/replay_command.hpp"
 #include "sim/core/error.hpp"
 
 int main(int argc, char** argv) {
@@ -19,6 +21,16 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     collsim::CollOptions coll;
     CLI::App* coll_cmd = collsim::add_coll_command(app, coll);
+    collsim::CalibrateOptions calibrate;
+    CLI::App* calibrate_cmd = collsim::add_calibrate_command(app, calibrate);
+    collsim::ValidateOptions validate;
+    CLI::App* validate_cmd = collsim::add_validate_command(app, validate);
+    collsim::TopoOptions topo;
+    CLI::App* topo_cmd = collsim::add_topo_command(app, topo);
+    collsim::NumericsOptions numerics;
+    CLI::App* numerics_cmd = collsim::add_numerics_command(app, numerics);
+    collsim::DiagnoseOptions diagnose;
+    CLI::App* diagnose_cmd = collsim::add_diagnose_command(app, diagnose);
     collsim::ReplayCliOptions replay;
     CLI::App* replay_cmd = collsim::add_replay_command(app, replay);
     collsim::GenCliOptions gen;
@@ -31,12 +43,6 @@ int main(int argc, char** argv) {
         if (arg == "-o" || arg == "--output") ++i;
         else if (!arg.starts_with("--output=")) gen.command += " " + arg;
     }
-    collsim::TopoOptions topo;
-    CLI::App* topo_cmd = collsim::add_topo_command(app, topo);
-    collsim::NumericsOptions numerics;
-    CLI::App* numerics_cmd = collsim::add_numerics_command(app, numerics);
-    collsim::DiagnoseOptions diagnose;
-    CLI::App* diagnose_cmd = collsim::add_diagnose_command(app, diagnose);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -47,11 +53,13 @@ int main(int argc, char** argv) {
     }
     try {
         if (coll_cmd->parsed()) return collsim::run_coll(coll);
-        if (replay_cmd->parsed()) return collsim::run_replay(replay);
-        if (gen_cmd->parsed()) return collsim::run_gen(*gen_cmd, gen);
+        if (calibrate_cmd->parsed()) return collsim::run_calibrate(calibrate);
+        if (validate_cmd->parsed()) return collsim::run_validate(validate);
         if (topo_cmd->parsed()) return collsim::run_topo(*topo_cmd, topo);
         if (numerics_cmd->parsed()) return collsim::run_numerics_command(numerics);
         if (diagnose_cmd->parsed()) return collsim::run_diagnose_command(diagnose);
+        if (replay_cmd->parsed()) return collsim::run_replay(replay);
+        if (gen_cmd->parsed()) return collsim::run_gen(*gen_cmd, gen);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;

@@ -1,0 +1,112 @@
+#include "sim/cli/calibrate_command.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/cli/size_list.hpp"
+#include "sim/core/error.hpp"
+#include "sim/validate/calibration_fit.hpp"
+#include "sim/validate/calibration_profile.hpp"
+
+namespace collsim {
+
+namespace {
+
+[[noreturn]] void bad_option(const std::string& option, std::string expected, const std::string& found) {
+    throw InputError(SourceLocation{}, option, std::move(expected), "'" + found + "'");
+}
+
+std::string pct(const std::optional<double>& v) { return v ? fmt::format("{:.1f}%", *v) : "-"; }
+
+std::string quality(const ErrorSummary& s) {
+    return fmt::format("latency-bound median {} p90 {}, bandwidth-bound median {} p90 {}, all rows median {} geomean {}",
+                       pct(s.median_latency_pct), pct(s.p90_latency_pct), pct(s.median_bandwidth_pct),
+                       pct(s.p90_bandwidth_pct), pct(s.median_pct), pct(s.geomean_pct));
+}
+
+nlohmann::ordered_json quality_json(const ErrorSummary& s) {
+    auto num = [](const std::optional<double>& v) {
+        return v ? nlohmann::ordered_json(std::round(*v * 100) / 100) : nlohmann::ordered_json(nullptr);
+    };
+    return {{"median_ape_latency_pct", num(s.median_latency_pct)},
+            {"median_ape_bandwidth_pct", num(s.median_bandwidth_pct)},
+            {"p90_ape_latency_pct", num(s.p90_latency_pct)},
+            {"p90_ape_bandwidth_pct", num(s.p90_bandwidth_pct)},
+            {"median_ape_pct", num(s.median_pct)},
+            {"geomean_ape_pct", num(s.geomean_pct)}};
+}
+
+}  // namespace
+
+CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& o) {
+    CLI::App* c = app.add_subcommand("calibrate", "fit the model's free parameters to nccl-tests logs");
+    c->add_option("--log", o.logs, "nccl-tests logs or CSVs measured on --topology")->required();
+    c->add_option("--topology,-t", o.topology, "the machine the logs were measured on")->required();
+    c->add_option("--op", o.op, "the collective, for logs that do not name it");
+    c->add_option("--algo", o.algo, "the algorithm the runs forced (NCCL_ALGO), or auto")->capture_default_str();
+    c->add_option("--proto", o.proto, "the protocol the runs forced (NCCL_PROTO), or auto")->capture_default_str();
+    c->add_option("--calibration", o.start, "a profile to start from; default: specs and NCCL's constants");
+    c->add_option("--size-corrections", o.size_corrections, "fit a time factor per size range, e.g. 64K,64M");
+    c->add_option("--output,-o", o.output, "the calibration profile to write")->required();
+    c->add_option("--format", o.format, "table or json (the fit quality)")->capture_default_str();
+    c->add_option("--seed", o.seed, "random seed (runs are deterministic for a seed)")->capture_default_str();
+    return c;
+}
+
+int run_calibrate(const CalibrateOptions& o) {
+    if (o.format != "table" && o.format != "json") bad_option("--format", "table or json", o.format);
+    std::optional<CollOp> op;
+    if (!o.op.empty() && !(op = coll_op_from(o.op))) bad_option("--op", std::string(coll_op_choices()), o.op);
+    FitOptions options;
+    if (!o.size_corrections.empty()) options.size_boundaries = parse_size_list(o.size_corrections, "--size-corrections");
+    const Calibration start = o.start.empty() ? Calibration{} : load_calibration(o.start);
+
+    TopologyCache machines;
+    std::vector<Dataset> data;
+    for (const auto& log : o.logs) data.push_back(log_dataset(log, o.topology, machines, op, o.algo, o.proto));
+    std::vector<const Dataset*> refs;
+    for (const auto& d : data) refs.push_back(&d);
+    const FitResult fit = fit_calibration(refs, machines, start, options);
+
+    const std::string comment = fmt::format(
+        "collsim calibration profile, fitted to {} rows of {} log(s) on {} ({} simulations of each row)\n"
+        "before: {}\nafter:  {}",
+        fit.rows, data.size(), o.topology, fit.evaluations, quality(fit.before), quality(fit.after));
+    std::ofstream file(o.output);
+    if (!file) bad_option("--output", "a file that can be written", o.output);
+    file << render_calibration(fit.calibration, comment);
+    if (!file.flush()) bad_option("--output", "a file that can be written", o.output);
+
+    std::string out;
+    if (o.format == "json") {
+        nlohmann::ordered_json j;
+        j["output"] = o.output;
+        j["rows"] = fit.rows;
+        j["simulations_per_row"] = fit.evaluations;
+        j["before"] = quality_json(fit.before);
+        j["after"] = quality_json(fit.after);
+        j["parameters"] = nlohmann::ordered_json::array();
+        for (const auto& p : fit.parameters)
+            j["parameters"].push_back({{"name", p.name}, {"start", p.start}, {"value", p.value}, {"lo", p.lo},
+                                       {"hi", p.hi}, {"fitted", p.active}});
+        out = j.dump(2) + "\n";
+    } else {
+        out = fmt::format("# collsim calibrate: {} rows of {} log(s) on {}, written to {}\n", fit.rows, data.size(),
+                          o.topology, o.output);
+        out += fmt::format("# before: {}\n# after:  {}\n#\n", quality(fit.before), quality(fit.after));
+        out += fmt::format("# {:<40} {:>10} {:>10} {:>10} {:>10}  {}\n", "parameter", "start", "fitted", "lower",
+                           "upper", "");
+        for (const auto& p : fit.parameters)
+            out += fmt::format("  {:<40} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g}  {}\n", p.name, p.start, p.value, p.lo,
+                               p.hi, p.active ? "" : "(no row depends on it: kept)");
+        for (const auto& s : fit.calibration.size_corrections)
+            out += fmt::format("  size factor [{}, {}) B {:>27.4g}\n", s.from.count(), s.to.count(), s.factor);
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+}
+
+}  // namespace collsim

@@ -1,0 +1,26 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace collsim {
+
+struct CalibrateOptions {
+    std::vector<std::string> logs;  // nccl-tests logs or CSVs, all measured on `topology`
+    std::string topology;
+    std::string op;                 // for logs that do not name their collective
+    std::string algo = "auto", proto = "auto";  // what the runs forced with NCCL_ALGO / NCCL_PROTO
+    std::string start;              // a profile to start from; empty: defaults
+    std::string size_corrections;   // boundaries, e.g. "64K,64M"; empty: none
+    std::string output;             // the profile to write
+    std::string format = "table";
+    uint64_t seed = 0;
+};
+
+CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& opts);
+// Writes the profile to --output and the fit quality to stdout.
+int run_calibrate(const CalibrateOptions& opts);
+
+}  // namespace collsim

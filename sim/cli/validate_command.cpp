@@ -1,0 +1,103 @@
+#include "sim/cli/validate_command.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "sim/cli/size_list.hpp"
+#include "sim/core/error.hpp"
+#include "sim/validate/busbw_plot.hpp"
+#include "sim/validate/calibration_profile.hpp"
+#include "sim/validate/validation_report.hpp"
+
+namespace collsim {
+
+namespace {
+[[noreturn]] void bad_option(const std::string& option, std::string expected, const std::string& found) {
+    throw InputError(SourceLocation{}, option, std::move(expected), "'" + found + "'");
+}
+
+void write_plots(const ValidationResult& v, const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) bad_option("--plot", "a folder that can be created", dir);
+    for (const auto& r : v.datasets) {
+        if (!r.not_covered.empty()) continue;
+        const std::string path = (std::filesystem::path(dir) / (std::filesystem::path(r.dataset->name).stem().string() + ".svg")).string();
+        std::ofstream out(path);
+        if (!out) bad_option("--plot", "a folder where files can be written", dir);
+        out << render_busbw_plot(*r.dataset, r.prediction, v.calibration);
+    }
+}
+}  // namespace
+
+CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
+    CLI::App* c = app.add_subcommand("validate", "predict measured nccl-tests runs and report the error");
+    c->add_option("--data", o.data, "folder with datasets.yaml and the runs it lists")->capture_default_str();
+    c->add_option("--log", o.log, "one nccl-tests log or CSV instead of --data (needs --topology)");
+    c->add_option("--topology,-t", o.topology, "the machine --log was measured on");
+    c->add_option("--op", o.op, "the collective of --log, where the log does not name it");
+    c->add_option("--algo", o.algo, "the algorithm --log's run forced (NCCL_ALGO), or auto")->capture_default_str();
+    c->add_option("--proto", o.proto, "the protocol --log's run forced (NCCL_PROTO), or auto")->capture_default_str();
+    c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
+    c->add_flag("--cross", o.cross, "fit each dataset alone and predict the others of its machine class");
+    c->add_option("--size-corrections", o.size_corrections, "size-range boundaries for the --cross fits, e.g. 64K,64M");
+    c->add_option("--plot", o.plot, "write one SVG per dataset (measured and predicted busbw) to this folder");
+    c->add_option("--max-bandwidth-error", o.max_bandwidth_error,
+                  "exit 1 if the median error of bandwidth-bound rows (out-of-sample with --cross) is above this %");
+    c->add_option("--max-latency-error", o.max_latency_error,
+                  "exit 1 if the median error of latency-bound rows (out-of-sample with --cross) is above this %");
+    c->add_option("--format", o.format, "table, json or csv")->capture_default_str();
+    c->add_option("--seed", o.seed, "random seed (runs are deterministic for a seed)")->capture_default_str();
+    return c;
+}
+
+int run_validate(const ValidateOptions& o) {
+    if (o.format != "table" && o.format != "json" && o.format != "csv")
+        bad_option("--format", "one of table, json, csv", o.format);
+    if (!o.log.empty() && o.topology.empty()) bad_option("--topology", "a topology file to go with --log", "nothing");
+    if (o.log.empty() && !o.topology.empty()) bad_option("--log", "a log to go with --topology", "nothing");
+    if (!o.op.empty() && o.log.empty()) bad_option("--op", "only with --log", o.op);
+    if ((o.algo != "auto" || o.proto != "auto") && o.log.empty())
+        bad_option("--algo/--proto", "only with --log (datasets.yaml says what each run forced)", o.algo + "/" + o.proto);
+    std::optional<CollOp> op;
+    if (!o.op.empty() && !(op = coll_op_from(o.op))) bad_option("--op", std::string(coll_op_choices()), o.op);
+    ValidationOptions options;
+    options.cross = o.cross;
+    if (!o.size_corrections.empty()) options.fit.size_boundaries = parse_size_list(o.size_corrections, "--size-corrections");
+
+    const Calibration cal = o.calibration.empty() ? Calibration{} : load_calibration(o.calibration);
+    TopologyCache machines;
+    std::vector<Dataset> data;
+    if (!o.log.empty()) data.push_back(log_dataset(o.log, o.topology, machines, op, o.algo, o.proto));
+    else data = load_datasets(o.data, machines);
+    if (!o.log.empty()) {
+        // A lone log the model cannot run is bad input, not a row of a report.
+        predict_dataset(data[0], machines.get(data[0].topology_path), cal);
+    }
+    const ValidationResult v =
+        run_validation(data, machines, cal, o.calibration.empty() ? "defaults" : o.calibration, options);
+    if (!o.plot.empty()) write_plots(v, o.plot);
+    const std::string out = o.format == "json" ? render_validation_json(v)
+                            : o.format == "csv" ? render_validation_csv(v)
+                                                : render_validation_table(v, o.log.empty() ? o.data : o.log);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+
+    const ErrorSummary& judged = v.out_of_sample ? v.out_of_sample->all : v.given.all;
+    bool failed = false;
+    if (o.max_bandwidth_error >= 0 && judged.median_bandwidth_pct && *judged.median_bandwidth_pct > o.max_bandwidth_error) {
+        fmt::print(stderr, "collsim validate: median error of bandwidth-bound rows {:.1f}% is above {}%\n",
+                   *judged.median_bandwidth_pct, o.max_bandwidth_error);
+        failed = true;
+    }
+    if (o.max_latency_error >= 0 && judged.median_latency_pct && *judged.median_latency_pct > o.max_latency_error) {
+        fmt::print(stderr, "collsim validate: median error of latency-bound rows {:.1f}% is above {}%\n",
+                   *judged.median_latency_pct, o.max_latency_error);
+        failed = true;
+    }
+    return failed ? 1 : 0;
+}
+
+}  // namespace collsim

@@ -1,0 +1,27 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace collsim {
+
+struct ValidateOptions {
+    std::string data = "validation/data";  // a folder with datasets.yaml
+    std::string log, topology, op;         // one log against one topology instead
+    std::string algo = "auto", proto = "auto";  // what --log's run forced with NCCL_ALGO / NCCL_PROTO
+    std::string calibration;               // a profile; empty: defaults
+    bool cross = false;
+    std::string size_corrections;          // boundaries for the fits of --cross, e.g. "64K,64M"
+    std::string plot;                      // a folder for one SVG per dataset
+    std::string format = "table";
+    double max_bandwidth_error = -1, max_latency_error = -1;  // exit 1 above these (percent)
+    uint64_t seed = 0;
+};
+
+CLI::App* add_validate_command(CLI::App& app, ValidateOptions& opts);
+// Writes results to stdout; returns 1 when a --max-*-error check fails.
+int run_validate(const ValidateOptions& opts);
+
+}  // namespace collsim

@@ -1,0 +1,191 @@
+#include "sim/validate/calibration_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "algorithms/algorithm.hpp"
+#include "sim/model/link_efficiency.hpp"
+#include "sim/validate/calibration_profile.hpp"
+#include "sim/validate/dataset_prediction.hpp"
+#include "sim/validate/least_squares.hpp"
+
+namespace collsim {
+
+namespace {
+
+constexpr std::array<std::string_view, 3> kClassNames{"nvlink", "pci", "net"};
+// Per-step latencies rise by at most this much: beyond it a fit is chasing
+// something other than latency (a wrong topology, a noisy run).
+constexpr double kMaxHopIncreaseUs = 50;
+constexpr double kMaxBaseLatencyUs = 1000;
+
+Time us_to_time(double us) { return Time::from_ps(static_cast<int64_t>(std::llround(us * 1e6))); }
+
+struct Layout {
+    std::vector<std::pair<NcclFamily, ProtoKind>> bases;  // one parameter each, after the six per-class ones
+};
+
+Calibration apply(const Calibration& start, const Layout& layout, const std::vector<double>& x) {
+    Calibration c = start;
+    for (std::size_t k = 0; k < 3; ++k) {
+        c.bandwidth_efficiency[k] = std::exp(x[k]);
+        c.hop_latency_delta[k] = us_to_time(x[3 + k]);
+    }
+    for (std::size_t b = 0; b < layout.bases.size(); ++b) c.base_latency[layout.bases[b]] = us_to_time(x[6 + b]);
+    return c;
+}
+
+std::vector<RowError> predict_all(const std::vector<const Dataset*>& data, TopologyCache& machines,
+                                  const Calibration& cal, std::set<std::pair<NcclFamily, ProtoKind>>* used = nullptr) {
+    std::vector<RowError> out;
+    for (const Dataset* d : data) {
+        const DatasetPrediction p = predict_dataset(*d, machines.get(d->topology_path), cal);
+        for (const auto& row : p.rows) {
+            out.push_back(row.error);
+            if (used)
+                if (const AlgorithmInfo* a = find_algorithm(row.algo)) used->insert({a->family, row.proto});
+        }
+    }
+    return out;
+}
+
+std::vector<double> log_residuals(const std::vector<RowError>& rows) {
+    std::vector<double> r;
+    r.reserve(rows.size());
+    for (const auto& e : rows) r.push_back(std::log(std::max(e.predicted_us, 1e-9) / e.measured_us));
+    return r;
+}
+
+// The factor on NCCL's own link figures that would reach a link's nominal
+// rate: the physical ceiling, the lowest over the machines fitted.
+std::array<double, 3> efficiency_ceiling(const std::vector<const Dataset*>& data, TopologyCache& machines) {
+    std::array<double, 3> hi{kMaxEfficiencyFactor, kMaxEfficiencyFactor, kMaxEfficiencyFactor};
+    for (const Dataset* d : data) {
+        const Topology& t = machines.get(d->topology_path).topo;
+        const LinkEfficiency base = nccl_link_efficiency(t.gpus().empty() ? GpuArch::unknown : t.device(t.gpus()[0]).arch);
+        for (std::size_t k = 0; k < 3; ++k) hi[k] = std::min(hi[k], 1.0 / base[k]);
+    }
+    return hi;
+}
+
+}  // namespace
+
+FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache& machines, const Calibration& start,
+                          const FitOptions& options) {
+    FitResult out;
+    Calibration base = start;
+    base.size_corrections.clear();  // refitted below, on top of the fitted model
+    std::set<std::pair<NcclFamily, ProtoKind>> used;
+    const std::vector<RowError> before = predict_all(data, machines, start, &used);
+    out.before = summarize(before);
+    out.rows = static_cast<int>(before.size());
+
+    Layout layout{{used.begin(), used.end()}};
+    std::vector<BoxParameter> params;
+    const auto ceiling = efficiency_ceiling(data, machines);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const double e = std::clamp(base.bandwidth_efficiency[k], kMinEfficiencyFactor, ceiling[k]);
+        params.push_back({std::log(e), std::log(kMinEfficiencyFactor), std::log(ceiling[k]), 1e-3});
+        out.parameters.push_back({fmt::format("{} bandwidth factor", kClassNames[k]), e, e, kMinEfficiencyFactor,
+                                  ceiling[k], true});
+    }
+    for (std::size_t k = 0; k < 3; ++k) {
+        // No per-step latency of a protocol in use may go below zero.
+        double lowest = kMaxHopIncreaseUs;
+        for (const auto& [family, proto] : used)
+            if (auto p = nccl_protocol(family, proto)) lowest = std::min(lowest, p->hop_latency[k].us());
+        const double d = std::clamp(base.hop_latency_delta[k].us(), -lowest, kMaxHopIncreaseUs);
+        params.push_back({d, -lowest, kMaxHopIncreaseUs, 0.02});
+        out.parameters.push_back({fmt::format("{} per-step latency change (us)", kClassNames[k]), d, d, -lowest,
+                                  kMaxHopIncreaseUs, true});
+    }
+    for (const auto& key : layout.bases) {
+        auto it = base.base_latency.find(key);
+        const double b = it != base.base_latency.end() ? it->second.us() : nccl_protocol(key.first, key.second)->base_latency.us();
+        params.push_back({b, 0.0, kMaxBaseLatencyUs, 0.05});
+        out.parameters.push_back({fmt::format("{}/{} base latency (us)", to_string(key.first), to_string(key.second)),
+                                  b, b, 0.0, kMaxBaseLatencyUs, true});
+    }
+
+    // A launch latency adds to a row's time and changes nothing else (the
+    // executor waits it out before the first step, and the tuner's choice
+    // does not depend on the calibration), so rows are simulated with every
+    // launch latency at zero, once per setting of the link parameters, and
+    // each row's launch latency is added to that: varying a launch latency
+    // costs no simulation.
+    std::vector<std::size_t> row_base;  // per row, its index into layout.bases
+    std::vector<double> cached_key;
+    std::vector<RowError> cached_rows;
+    int simulated = 0;
+    auto residuals = [&](const std::vector<double>& x) {
+        const std::vector<double> key(x.begin(), x.begin() + 6);
+        if (cached_rows.empty() || key != cached_key) {
+            std::vector<double> zero = x;
+            std::fill(zero.begin() + 6, zero.end(), 0.0);
+            cached_rows.clear();
+            row_base.clear();
+            for (const Dataset* d : data) {
+                const DatasetPrediction p = predict_dataset(*d, machines.get(d->topology_path), apply(base, layout, zero));
+                for (const auto& row : p.rows) {
+                    cached_rows.push_back(row.error);
+                    const auto family = find_algorithm(row.algo)->family;
+                    row_base.push_back(static_cast<std::size_t>(
+                        std::find(layout.bases.begin(), layout.bases.end(), std::pair{family, row.proto}) -
+                        layout.bases.begin()));
+                }
+            }
+            cached_key = key;
+            ++simulated;
+        }
+        std::vector<RowError> rows = cached_rows;
+        for (std::size_t i = 0; i < rows.size(); ++i) rows[i].predicted_us += x[6 + row_base[i]];
+        return log_residuals(rows);
+    };
+    const LeastSquaresResult lsq = least_squares(residuals, params, options.max_iterations);
+    out.evaluations = simulated + 2;  // and once each before and after
+    Calibration fitted = apply(base, layout, lsq.x);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        out.parameters[i].active = lsq.active[i];
+        out.parameters[i].value = i < 3 ? std::exp(lsq.x[i]) : lsq.x[i];
+    }
+    // Parameters no row depends on keep their start, so the profile says
+    // nothing about links the logs never used.
+    for (std::size_t k = 0; k < 3; ++k) {
+        if (!lsq.active[k]) fitted.bandwidth_efficiency[k] = start.bandwidth_efficiency[k];
+        if (!lsq.active[3 + k]) fitted.hop_latency_delta[k] = start.hop_latency_delta[k];
+    }
+
+    // Size corrections: per range, the geometric mean of measured / predicted.
+    if (!options.size_boundaries.empty()) {
+        const std::vector<RowError> rows = predict_all(data, machines, fitted);
+        std::vector<Bytes> edges{Bytes(0)};
+        edges.insert(edges.end(), options.size_boundaries.begin(), options.size_boundaries.end());
+        edges.push_back(Bytes(int64_t{1} << 60));  // 1 EiB: above any size a log holds
+        for (std::size_t i = 0; i + 1 < edges.size(); ++i) {
+            double sum = 0;
+            int n = 0;
+            for (const auto& e : rows)
+                if (e.size >= edges[i] && e.size < edges[i + 1]) sum += std::log(e.measured_us / e.predicted_us), ++n;
+            if (n == 0) continue;
+            const double factor = std::clamp(std::exp(sum / n), kMinSizeFactor, kMaxSizeFactor);
+            fitted.size_corrections.push_back(SizeCorrection{edges[i], edges[i + 1], factor});
+        }
+    }
+
+    std::set<std::string> versions;
+    std::string from;
+    for (const Dataset* d : data) {
+        versions.insert(d->measurement.nccl_version);
+        from += (from.empty() ? "" : ", ") + d->name;
+    }
+    if (versions.size() == 1 && !versions.begin()->empty()) fitted.nccl_version = *versions.begin();
+    fitted.fitted_from = from;
+    out.after = summarize(predict_all(data, machines, fitted));
+    out.calibration = std::move(fitted);
+    return out;
+}
+
+}  // namespace collsim

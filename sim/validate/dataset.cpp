@@ -1,0 +1,120 @@
+#include "sim/validate/dataset.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/core/yaml_fields.hpp"
+#include "sim/exec/protocol.hpp"
+
+namespace collsim {
+
+namespace {
+
+// Fixes the collective and the rank count of a run and checks them against
+// the log's own figures and the topology's GPUs.
+void settle(Dataset& d, const Topology& topo, std::optional<CollOp> op, std::optional<int> declared_ranks,
+            const SourceLocation& declared_at) {
+    const Measurement& m = d.measurement;
+    const SourceLocation log_at{m.file, 0, 0};
+    if (!op) op = m.op;
+    if (!op)
+        throw InputError(log_at, "collective",
+                         "a log that names its collective ('# Collective test starting: ...', a '# collective:' "
+                         "header or the file name) or an --op",
+                         "none");
+    d.op = *op;
+    const int gpus = static_cast<int>(topo.gpus().size());
+    const std::optional<int> logged = m.ranks > 0 ? std::optional<int>(m.ranks) : ranks_from_bandwidths(m, d.op);
+    if (declared_ranks && logged && *declared_ranks != *logged)
+        throw InputError(declared_at, "ranks", fmt::format("the {} ranks that {} lists", *logged, m.file),
+                         std::to_string(*declared_ranks));
+    d.ranks = declared_ranks ? *declared_ranks : logged.value_or(gpus);
+    if (d.ranks != gpus)
+        throw InputError(declared_ranks ? declared_at : log_at, "ranks",
+                         fmt::format("as many ranks as topology '{}' ({}) has GPUs: {}", topo.name(), d.topology_path,
+                                     gpus),
+                         fmt::format("{} ranks in {}", d.ranks, m.file));
+    check_measurement(m, d.op, d.ranks);
+    for (const auto& [key, value] : m.header)
+        if (key == "nodes") d.nodes = std::max(1, std::atoi(value.c_str()));  // "2", "most likely 4 (...)" -> leading number
+}
+
+std::string resolve(const std::string& dir, const std::string& path) {
+    return std::filesystem::path(path).is_absolute() ? path : (std::filesystem::path(dir) / path).string();
+}
+
+}  // namespace
+
+std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topologies) {
+    const bool folder = std::filesystem::is_directory(where);
+    const std::string manifest = folder ? (std::filesystem::path(where) / "datasets.yaml").string() : where;
+    const std::string dir = std::filesystem::path(manifest).parent_path().string();
+    const YAML::Node root = load_yaml_file(manifest);
+    YamlFields f(manifest);
+    struct Entry {
+        Dataset d;
+        std::optional<int> ranks;
+        SourceLocation at;
+    };
+    std::vector<Entry> entries;
+    if (f.expect_map(root, "manifest")) {
+        f.check_keys(root, "manifest", {"datasets"});
+        const YAML::Node list = root["datasets"];
+        if (!list) f.error(root, "manifest.datasets", "a list of datasets (required)", "no such field");
+        else if (f.expect_sequence(list, "manifest.datasets")) {
+            for (std::size_t i = 0; i < list.size(); ++i) {
+                const std::string path = fmt::format("manifest.datasets[{}]", i);
+                const YAML::Node n = list[i];
+                if (!f.expect_map(n, path)) continue;
+                f.check_keys(n, path, {"file", "topology", "class", "algo", "proto", "ranks"});
+                Entry e;
+                e.at = f.at(n);
+                auto file = f.string(n, path, "file", true);
+                auto topology = f.string(n, path, "topology", true);
+                auto cls = f.string(n, path, "class", false);
+                auto algo = f.string(n, path, "algo", false);
+                auto proto = f.string(n, path, "proto", false);
+                auto ranks = f.integer(n, path, "ranks", false);
+                if (proto && *proto != "auto" && !proto_kind_from(*proto))
+                    f.error(n["proto"], path + ".proto", std::string(proto_choices()) + " or auto", "'" + *proto + "'");
+                if (ranks && *ranks < 1) f.error(n["ranks"], path + ".ranks", "a rank count of 1 or more", std::to_string(*ranks));
+                if (!file || !topology) continue;
+                e.d.name = *file;
+                e.d.path = resolve(dir, *file);
+                e.d.topology_path = resolve(dir, *topology);
+                e.d.machine_class = cls.value_or("");
+                e.d.algo = algo.value_or("auto");
+                e.d.proto = proto.value_or("auto");
+                if (ranks) e.ranks = static_cast<int>(*ranks);
+                entries.push_back(std::move(e));
+            }
+        }
+    }
+    f.throw_if_errors();
+    std::vector<Dataset> out;
+    for (auto& e : entries) {
+        e.d.measurement = read_measurement(e.d.path);
+        settle(e.d, topologies.get(e.d.topology_path).topo, std::nullopt, e.ranks, e.at);
+        out.push_back(std::move(e.d));
+    }
+    return out;
+}
+
+Dataset log_dataset(const std::string& log, const std::string& topology, TopologyCache& topologies,
+                    std::optional<CollOp> op, const std::string& algo, const std::string& proto) {
+    Dataset d;
+    d.algo = algo;
+    d.proto = proto;
+    d.name = std::filesystem::path(log).filename().string();
+    d.path = log;
+    d.topology_path = topology;
+    d.measurement = read_measurement(log);
+    settle(d, topologies.get(topology).topo, op, std::nullopt, SourceLocation{});
+    return d;
+}
+
+}  // namespace collsim

@@ -1,0 +1,49 @@
+#pragma once
+// A dataset: one nccl-tests run on a known machine. validation/data keeps
+// each run as a CSV copied from ../shared/nccl-data (its source header kept)
+// and lists them in datasets.yaml with the topology of the machine, its
+// machine class (runs of one class cross-validate each other) and the
+// NCCL_ALGO / NCCL_PROTO the run forced, if any.
+//
+//   datasets:
+//     - file: dgxa100-40g-8gpu-allreduce-sb01.csv
+//       topology: topologies/hgx-a100-40g-8gpu.yaml
+//       class: a100-sxm4
+//       algo: auto          # optional: ring, tree, ... as NCCL_ALGO forced it
+//       proto: auto         # optional: ll, ll128, simple as NCCL_PROTO forced it
+//       ranks: 8            # optional: else the log's device list, else the topology's GPUs
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/validate/measurement.hpp"
+#include "sim/validate/topology_cache.hpp"
+
+namespace collsim {
+
+struct Dataset {
+    std::string name;           // the file as listed (or given with --log)
+    std::string path;           // where it was read from
+    std::string topology_path;  // as given, relative paths resolved against the manifest's folder
+    std::string machine_class;  // empty: cross-validates with nothing
+    std::string algo = "auto", proto = "auto";
+    CollOp op = CollOp::allreduce;
+    int ranks = 0;
+    int nodes = 1;  // from the CSV header's 'nodes:' line; 1 where it has none
+    Measurement measurement;
+};
+
+// Reads a manifest (a folder's datasets.yaml, or the file itself) and every
+// file it lists, paths relative to the manifest; each run is checked against
+// its collective and its topology's GPU count. Throws InputErrors (manifest)
+// or InputError (a run or topology).
+std::vector<Dataset> load_datasets(const std::string& manifest, TopologyCache& topologies);
+
+// One log checked against one topology, as `validate --log` and `calibrate`
+// take them. `op` overrides the collective the log names; `algo` and
+// `proto` say what the run forced with NCCL_ALGO / NCCL_PROTO.
+Dataset log_dataset(const std::string& log, const std::string& topology, TopologyCache& topologies,
+                    std::optional<CollOp> op = std::nullopt, const std::string& algo = "auto",
+                    const std::string& proto = "auto");
+
+}  // namespace collsim

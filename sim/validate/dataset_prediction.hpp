@@ -1,0 +1,34 @@
+#pragma once
+// Every usable row of a dataset predicted with the algorithm and protocol NCCL
+// would have used there (the tuner behind predict_collective), or with what
+// the run forced through NCCL_ALGO / NCCL_PROTO.
+#include <string>
+#include <vector>
+
+#include "sim/model/calibration.hpp"
+#include "sim/validate/dataset.hpp"
+#include "sim/validate/error_stats.hpp"
+
+namespace collsim {
+
+struct PredictedRow {
+    RowError error;  // size, measured and predicted time
+    std::string algo;
+    ProtoKind proto = ProtoKind::simple;
+    int line = 0;    // the row in its file
+};
+
+struct DatasetPrediction {
+    std::vector<PredictedRow> rows;
+    // Distinct algorithms / protocols in size order, joined by '+' ("ring", "ll+simple").
+    std::string algos() const;
+    std::string protos() const;
+    std::vector<RowError> errors() const;
+};
+
+// Rows of zero bytes (nccl-tests' own loop, no collective runs) and rows with
+// no usable time are left out. Throws InputError where the model cannot run
+// the dataset at all (no registered algorithm for its collective, say).
+DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machine, const Calibration& cal);
+
+}  // namespace collsim

@@ -1,0 +1,80 @@
+#include <catch2/catch.hpp>
+
+#include "sim/core/error.hpp"
+#include "sim/validate/dataset.hpp"
+#include "sim/validate/dataset_prediction.hpp"
+#include "tests/support/run_cli.hpp"
+
+using namespace collsim;
+using collsim::test::source_path;
+
+namespace {
+
+std::string manifest(const std::string& name) { return source_path("tests/data/validate/manifests/" + name); }
+
+std::string load_error(const std::string& name) {
+    TopologyCache machines;
+    try {
+        load_datasets(manifest(name), machines);
+    } catch (const InputErrors& e) {
+        return e.what();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("a manifest lists runs with their topology, class and forced protocol") {
+    TopologyCache machines;
+    const auto data = load_datasets(manifest("good.yaml"), machines);
+    REQUIRE(data.size() == 3);
+    CHECK(data[0].name == "../../nccl-logs/new-layout-allreduce.log");
+    CHECK(data[0].op == CollOp::allreduce);
+    CHECK(data[0].ranks == 8);  // from the log's device list, equal to the topology's GPUs
+    CHECK(data[0].machine_class == "h100");
+    CHECK(data[0].algo == "auto");
+    CHECK(data[1].proto == "simple");
+    CHECK(data[2].op == CollOp::broadcast);
+    CHECK(data[2].ranks == 2);
+    CHECK_THAT(data[2].topology_path, Catch::EndsWith("tests/data/validate/manifests/../two-gpus.yaml"));
+}
+
+TEST_CASE("predicting a dataset skips zero-byte rows and keeps each row's line") {
+    TopologyCache machines;
+    const auto data = load_datasets(manifest("good.yaml"), machines);
+    const DatasetPrediction p = predict_dataset(data[0], machines.get(data[0].topology_path), Calibration{});
+    REQUIRE(p.rows.size() == 7);  // 8 rows, the first of 0 bytes
+    CHECK(p.rows[0].error.size == Bytes(8));
+    CHECK(p.rows[0].line == 20);
+    CHECK(p.rows[0].error.measured_us == Approx((24.13 + 24.23) / 2));
+    // The second run forces NCCL_PROTO=simple; the tuner chooses for the first.
+    const DatasetPrediction forced = predict_dataset(data[1], machines.get(data[1].topology_path), Calibration{});
+    CHECK(forced.protos() == "simple");
+}
+
+TEST_CASE("bad manifests and runs that do not fit their machine are rejected") {
+    struct Case {
+        std::string file, expect;
+    };
+    for (const Case& c : {
+             Case{"not-a-map.yaml", "not-a-map.yaml:1:1: manifest: expected a mapping of fields, found a list"},
+             Case{"unknown-key.yaml", "unknown-key.yaml:2:37: manifest.datasets[0].colour: expected one of the keys "
+                                      "file, topology, class, algo, proto, ranks"},
+             Case{"no-datasets.yaml", "manifest.datasets: expected a list of datasets (required), found no such field"},
+             Case{"no-file.yaml", "manifest.datasets[0].file: expected a string (required), found no such field"},
+             Case{"bad-proto.yaml", "manifest.datasets[0].proto: expected one of ll, ll128, simple or auto, found "
+                                    "'fast'"},
+             Case{"zero-ranks.yaml", "manifest.datasets[0].ranks: expected a rank count of 1 or more, found 0"},
+             Case{"ranks-disagree.yaml", "ranks-disagree.yaml:2:5: ranks: expected the 8 ranks that"},
+             Case{"ranks-vs-topology.yaml", "new-layout-allreduce.log: ranks: expected as many ranks as topology "
+                                            "'two-gpus'"},
+             Case{"missing-log.yaml", "missing.log: file: expected a readable nccl-tests log or CSV, found it cannot "
+                                      "be opened"},
+             Case{"no-collective.yaml", "unnamed-run.log: collective: expected a log that names its collective"},
+         }) {
+        INFO(c.file);
+        CHECK_THAT(load_error(c.file), Catch::Contains(c.expect));
+    }
+}

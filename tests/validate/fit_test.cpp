@@ -1,0 +1,135 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "sim/model/predict.hpp"
+#include "sim/validate/calibration_fit.hpp"
+#include "sim/validate/error_stats.hpp"
+#include "sim/validate/least_squares.hpp"
+#include "tests/support/run_cli.hpp"
+
+using namespace collsim;
+using namespace collsim::literals;
+using collsim::test::source_path;
+
+TEST_CASE("least squares finds a line's intercept and slope") {
+    // y = 3 + 2t, measured at t = 0..4
+    auto f = [](const std::vector<double>& x) {
+        std::vector<double> r;
+        for (int t = 0; t < 5; ++t) r.push_back(x[0] + x[1] * t - (3.0 + 2.0 * t));
+        return r;
+    };
+    const auto res = least_squares(f, {{0, -10, 10, 1e-3}, {0, -10, 10, 1e-3}});
+    CHECK(res.x[0] == Approx(3.0).margin(1e-3));
+    CHECK(res.x[1] == Approx(2.0).margin(1e-3));
+    CHECK(res.cost < 1e-6);
+    CHECK(res.start_cost > res.cost);
+}
+
+TEST_CASE("least squares stays inside its bounds and leaves unseen parameters alone") {
+    // The slope wants 2 but may not exceed 1; the third parameter changes nothing.
+    auto f = [](const std::vector<double>& x) {
+        std::vector<double> r;
+        for (int t = 0; t < 5; ++t) r.push_back(x[0] + x[1] * t - (3.0 + 2.0 * t));
+        return r;
+    };
+    const auto res = least_squares(f, {{0, -10, 10, 1e-3}, {0.5, 0, 1, 1e-3}, {7, 0, 10, 1e-3}});
+    CHECK(res.x[1] == 1.0);
+    // With the slope at 1, the best intercept is 3 + mean(t) = 5.
+    CHECK(res.x[0] == Approx(5.0).margin(1e-3));
+    CHECK_FALSE(res.active[2]);
+    CHECK(res.x[2] == 7.0);
+}
+
+TEST_CASE("error statistics: quantiles, geometric mean and the two size ranges") {
+    CHECK(*quantile({4, 1, 3, 2}, 0.5) == Approx(2.5));
+    CHECK(*quantile({4, 1, 3, 2}, 0.9) == Approx(3.7));  // 3 + 0.7 x (4 - 3)
+    CHECK_FALSE(quantile({}, 0.5));
+    CHECK(*geomean({1, 100}) == Approx(10));
+    CHECK(*geomean({0, 1}) == Approx(0.1));  // 0 is floored at 0.01
+    const std::vector<RowError> rows{
+        {Bytes(65535), 100, 110},           // latency-bound, 10%
+        {Bytes(65536), 100, 200},           // neither
+        {Bytes((64 << 20) - 1), 100, 300},  // neither
+        {Bytes(64 << 20), 100, 95},         // bandwidth-bound, 5%
+        {Bytes(1 << 30), 100, 85},          // bandwidth-bound, 15%
+    };
+    const ErrorSummary s = summarize(rows);
+    CHECK(s.rows == 5);
+    CHECK(s.latency_rows == 1);
+    CHECK(s.bandwidth_rows == 2);
+    CHECK(*s.median_latency_pct == Approx(10));
+    CHECK(*s.median_bandwidth_pct == Approx(10));
+    CHECK(*s.p90_bandwidth_pct == Approx(14));
+    CHECK(*s.median_pct == Approx(15));
+}
+
+namespace {
+
+// A run "measured" by the model itself under a known calibration.
+Dataset synthetic_run(const std::string& topology, TopologyCache& machines, const Calibration& truth) {
+    Dataset d;
+    d.name = topology;
+    d.path = topology;
+    d.topology_path = source_path(topology);
+    d.op = CollOp::allreduce;
+    d.algo = "ring";
+    d.proto = "simple";
+    auto& m = machines.get(d.topology_path);
+    d.ranks = static_cast<int>(m.topo.gpus().size());
+    PredictRequest req;
+    req.ranks = m.topo.gpus();
+    req.algo = "ring";
+    req.proto = "simple";
+    for (int64_t size = 8; size <= (int64_t{1} << 30); size *= 8) {
+        req.bytes = Bytes(size);
+        MeasuredRow row;
+        row.size = Bytes(size);
+        row.result[0].time_us = predict_collective(m.topo, m.routes, req, truth).time.us();
+        d.measurement.rows.push_back(row);
+    }
+    return d;
+}
+
+}  // namespace
+
+TEST_CASE("calibrate recovers the parameters that produced a run") {
+    Calibration truth;
+    truth.bandwidth_efficiency[0] = 0.9;
+    truth.hop_latency_delta[0] = 800_ns;
+    truth.base_latency[{NcclFamily::ring, ProtoKind::simple}] = 15_us;
+    TopologyCache machines;
+    // Two rank counts: one run alone cannot tell the launch latency from the
+    // per-step latency (the ring pays both a fixed number of times).
+    const Dataset eight = synthetic_run("topologies/dgx-h100.yaml", machines, truth);
+    const Dataset two = synthetic_run("tests/data/validate/two-gpus.yaml", machines, truth);
+    const FitResult fit = fit_calibration({&eight, &two}, machines, Calibration{});
+    CHECK(fit.rows == 20);  // 8 B to 1 GiB in steps of 8, on each machine
+    CHECK(*fit.before.median_pct > 10);
+    CHECK(*fit.after.median_pct < 0.1);
+    const Calibration& c = fit.calibration;
+    CHECK(c.bandwidth_efficiency[0] == Approx(0.9).epsilon(0.002));
+    CHECK(c.hop_latency_delta[0].us() == Approx(0.8).margin(0.02));
+    CHECK(c.base_latency.at({NcclFamily::ring, ProtoKind::simple}).us() == Approx(15).margin(0.2));
+    // No row crosses PCIe or the network: those stay as they were.
+    CHECK(c.bandwidth_efficiency[1] == 1.0);
+    CHECK(c.hop_latency_delta[2] == Time{});
+    CHECK_FALSE(fit.parameters[1].active);
+}
+
+TEST_CASE("size corrections are the geometric mean of measured over predicted per range") {
+    Calibration truth;
+    truth.base_latency[{NcclFamily::ring, ProtoKind::simple}] = 30_us;
+    TopologyCache machines;
+    Dataset d = synthetic_run("tests/data/validate/two-gpus.yaml", machines, truth);
+    // Make every row from 64 KiB up measure 20% slower than the model can explain.
+    for (auto& row : d.measurement.rows)
+        if (row.size >= Bytes(65536)) *row.result[0].time_us *= 1.2;
+    FitOptions options;
+    options.size_boundaries = {Bytes(65536)};
+    const FitResult fit = fit_calibration({&d}, machines, Calibration{}, options);
+    REQUIRE(fit.calibration.size_corrections.size() == 2);
+    CHECK(fit.calibration.size_corrections[0].to == Bytes(65536));
+    CHECK(fit.calibration.size_corrections[1].from == Bytes(65536));
+    CHECK(*fit.after.median_pct < 2.0);
+}

@@ -1,0 +1,47 @@
+// The headline check: the out-of-sample error of the model over every shipped
+// dataset it covers. Thresholds are what the model achieves plus a small
+// margin (validation/README.md has the numbers); tighten them as the model
+// improves, and say so in the commit.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.hpp"
+
+using collsim::test::run_cli;
+
+namespace {
+// Issue 5 asks for at most 15% (bandwidth-bound rows) and 25% (latency-bound
+// rows). The model does not reach that yet: measured 34.2% and 26.1%
+// out-of-sample when these were set, most of it from two-node runs, where one
+// ring crosses between the nodes through a single NIC pair.
+constexpr double kMaxBandwidthBoundMedianPct = 38.0;
+constexpr double kMaxLatencyBoundMedianPct = 30.0;
+}  // namespace
+
+TEST_CASE("out-of-sample error over the shipped datasets stays under the thresholds") {
+    const auto r = run_cli("validate --data validation/data --cross --format json --max-bandwidth-error " +
+                           std::to_string(kMaxBandwidthBoundMedianPct) + " --max-latency-error " +
+                           std::to_string(kMaxLatencyBoundMedianPct));
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& oos = j["overall"]["out_of_sample"];
+    INFO("out-of-sample: " << oos.dump());
+    INFO(r.err);
+    // Enough data for the figure to mean something: a test that cannot fail is a defect.
+    CHECK(j["datasets"].size() >= 20);
+    CHECK(oos["latency_rows"].get<int>() >= 200);
+    CHECK(oos["bandwidth_rows"].get<int>() >= 100);
+    CHECK(oos["median_ape_bandwidth_pct"].get<double>() <= kMaxBandwidthBoundMedianPct);
+    CHECK(oos["median_ape_latency_pct"].get<double>() <= kMaxLatencyBoundMedianPct);
+    CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("validate exits 1 when the error is above a threshold") {
+    const auto r = run_cli("validate --log tests/data/nccl-logs/new-layout-allreduce.log --topology "
+                           "topologies/dgx-h100.yaml --max-latency-error 1");
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("median error of latency-bound rows"));
+    CHECK_THAT(r.err, Catch::Contains("is above 1%"));
+}

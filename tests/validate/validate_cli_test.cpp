@@ -1,0 +1,202 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.hpp"
+
+using collsim::test::run_cli;
+using collsim::test::source_path;
+
+namespace {
+
+const std::string kLogs = "tests/data/nccl-logs/";
+const std::string kDgx = " --topology topologies/dgx-h100.yaml";
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string temp_dir(const std::string& name) {
+    const auto dir = std::filesystem::temp_directory_path() / ("collsim-validate-test-" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir.string();
+}
+
+}  // namespace
+
+TEST_CASE("validate --log reports one run's error with the stable JSON names") {
+    auto r = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format json");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["calibration"] == "defaults");
+    REQUIRE(j["datasets"].size() == 1);
+    const auto& d = j["datasets"][0];
+    for (const char* k : {"file", "op", "ranks", "rows", "algo", "proto", "median_ape_latency_pct",
+                          "median_ape_bandwidth_pct", "geomean_ape_pct"})
+        CHECK(d.contains(k));
+    CHECK(d["file"] == "new-layout-allreduce.log");
+    CHECK(d["op"] == "allreduce");
+    CHECK(d["ranks"] == 8);
+    CHECK(d["rows"] == 7);
+    CHECK(d["latency_rows"] == 3);    // 8 B, 64 B, 1 KiB
+    CHECK(d["bandwidth_rows"] == 2);  // 64 MiB, 256 MiB
+    for (const char* k : {"median_ape_latency_pct", "median_ape_bandwidth_pct", "geomean_ape_pct"})
+        CHECK(j["overall"]["in_sample"].contains(k));
+    CHECK(j["overall"]["out_of_sample"].is_null());
+}
+
+TEST_CASE("validate CSV has one line per predicted row, and the table names what is not covered") {
+    auto csv = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format csv");
+    REQUIRE(csv.exit_code == 0);
+    CHECK_THAT(csv.out, Catch::StartsWith("file,class,op,ranks,line,size_bytes,measured_us,predicted_us,ape_pct"));
+    CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 8);
+    CHECK_THAT(csv.out, Catch::Contains("new-layout-allreduce.log,,allreduce,8,26,67108864,675.095,"));
+
+    auto table = run_cli("validate --data tests/data/validate/manifests/good.yaml");
+    REQUIRE(table.exit_code == 0);
+    CHECK_THAT(table.out, Catch::Contains("new-layout-allreduce.log"));
+}
+
+TEST_CASE("validate exits 2 for a truncated log, naming the line") {
+    auto r = run_cli("validate --log " + kLogs + "bad/truncated.log" + kDgx);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Contains("truncated.log:22:1: footer: expected the '# Avg bus bandwidth' line"));
+}
+
+TEST_CASE("validate exits 2 for a log of a collective collsim does not model") {
+    auto r = run_cli("validate --log " + kLogs + "bad/unsupported-collective.log" + kDgx);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("unsupported-collective.log:2:29: collective: expected a collective collsim "
+                                      "models (all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, "
+                                      "sendrecv), found 'hypercube_perf'"));
+}
+
+TEST_CASE("validate and calibrate exit 2 when the log's ranks do not match the topology's GPUs") {
+    const std::string expect =
+        "new-layout-allreduce.log: ranks: expected as many ranks as topology 'two-gpus' "
+        "(tests/data/validate/two-gpus.yaml) has GPUs: 2, found 8 ranks in tests/data/nccl-logs/new-layout-allreduce.log";
+    auto v = run_cli("validate --log " + kLogs + "new-layout-allreduce.log --topology tests/data/validate/two-gpus.yaml");
+    CHECK(v.exit_code == 2);
+    CHECK_THAT(v.err, Catch::Contains(expect));
+    auto c = run_cli("calibrate --log " + kLogs + "new-layout-allreduce.log --topology tests/data/validate/two-gpus.yaml"
+                     " -o /dev/null");
+    CHECK(c.exit_code == 2);
+    CHECK_THAT(c.err, Catch::Contains(expect));
+}
+
+TEST_CASE("validate exits 2 on bad options") {
+    struct Case {
+        std::string args, expect;
+    };
+    for (const Case& c : {
+             Case{"validate --log x.log", "--topology: expected a topology file to go with --log, found 'nothing'"},
+             Case{"validate" + kDgx, "--log: expected a log to go with --topology, found 'nothing'"},
+             Case{"validate --op allreduce", "--op: expected only with --log, found 'allreduce'"},
+             Case{"validate --log " + kLogs + "unnamed-run.log" + kDgx + " --op allscatter",
+                  "--op: expected one of allreduce"},
+             Case{"validate --format xml", "--format: expected one of table, json, csv, found 'xml'"},
+             Case{"validate --proto ll", "--algo/--proto: expected only with --log (datasets.yaml says what each run "
+                                         "forced), found 'auto/ll'"},
+             Case{"validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --proto fast",
+                  "--proto: expected one of ll, ll128, simple or auto, found 'fast'"},
+             Case{"validate --data /nonexistent", "/nonexistent: file: expected a readable file"},
+         }) {
+        INFO(c.args);
+        auto r = run_cli(c.args);
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Catch::Contains(c.expect));
+    }
+}
+
+TEST_CASE("validate --op names the collective of a log that does not, and the table checks it") {
+    const std::string args = "validate --log " + kLogs + "unnamed-run.log --topology tests/data/validate/two-gpus.yaml";
+    auto none = run_cli(args);
+    CHECK(none.exit_code == 2);
+    CHECK_THAT(none.err, Catch::Contains("collective: expected a log that names its collective"));
+    // The table is a broadcast's: read as an AllGather its sizes are not
+    // count x 4 B x 2 ranks, so the wrong --op is caught.
+    auto wrong = run_cli(args + " --op allgather");
+    CHECK(wrong.exit_code == 2);
+    CHECK_THAT(wrong.err, Catch::Contains("count: expected count x 4 B x 2 ranks = the size, 8 B, found 2 elements, "
+                                          "16 B: the log is not from allgather on 2 ranks"));
+}
+
+TEST_CASE("validate --plot writes one SVG per dataset with measured dots and a predicted line") {
+    const std::string dir = temp_dir("plot");
+    auto r = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --plot " + dir);
+    REQUIRE(r.exit_code == 0);
+    const std::string svg = slurp(dir + "/new-layout-allreduce.svg");
+    CHECK_THAT(svg, Catch::StartsWith("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    CHECK_THAT(svg, Catch::Contains("<polyline"));
+    std::size_t dots = 0;
+    for (std::size_t at = 0; (at = svg.find("<circle", at)) != std::string::npos; ++at) ++dots;
+    CHECK(dots == 7 + 1);  // one per row, one in the legend
+    CHECK_THAT(svg, Catch::Contains(">128M</text>"));
+    CHECK_THAT(svg, Catch::EndsWith("</svg>\n"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("validate and calibrate give byte-identical output for the same inputs") {
+    const std::string args = "validate --data validation/data --format json --seed 3";
+    auto a = run_cli(args), b = run_cli(args);
+    REQUIRE(a.exit_code == 0);
+    CHECK(a.out == b.out);
+    const std::string dir = temp_dir("determinism");
+    const std::string cal = "calibrate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format json -o ";
+    auto c1 = run_cli(cal + dir + "/a.yaml"), c2 = run_cli(cal + dir + "/b.yaml");
+    REQUIRE(c1.exit_code == 0);
+    CHECK(slurp(dir + "/a.yaml") == slurp(dir + "/b.yaml"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("calibrate writes a profile that coll and validate take, and that lowers the error") {
+    const std::string dir = temp_dir("calibrate");
+    auto fit = run_cli("calibrate --log " + kLogs + "new-layout-allreduce.log --log " + kLogs + "old-layout-allreduce.log" +
+                       kDgx + " --format json -o " + dir + "/cal.yaml");
+    REQUIRE(fit.exit_code == 0);
+    const auto j = nlohmann::json::parse(fit.out);
+    CHECK(j["rows"] == 14);
+    CHECK(j["after"]["geomean_ape_pct"].get<double>() < j["before"]["geomean_ape_pct"].get<double>());
+    const std::string profile = slurp(dir + "/cal.yaml");
+    CHECK_THAT(profile, Catch::Contains("collsim_calibration: 1"));
+    CHECK_THAT(profile, Catch::Contains("fitted_from: \"new-layout-allreduce.log, old-layout-allreduce.log\""));
+
+    auto before = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format json");
+    auto after = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format json --calibration " +
+                         dir + "/cal.yaml");
+    REQUIRE(after.exit_code == 0);
+    const auto jb = nlohmann::json::parse(before.out), ja = nlohmann::json::parse(after.out);
+    CHECK(ja["calibration"] == dir + "/cal.yaml");
+    CHECK(ja["datasets"][0]["geomean_ape_pct"].get<double>() < jb["datasets"][0]["geomean_ape_pct"].get<double>());
+
+    auto coll = run_cli("coll" + kDgx + " --sizes 8 --format json --calibration " + dir + "/cal.yaml");
+    REQUIRE(coll.exit_code == 0);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("coll --calibration: a launch latency of 20 us adds exactly 11.6 us to NCCL's 8.4") {
+    const std::string dir = temp_dir("coll");
+    std::ofstream(dir + "/base.yaml") << "collsim_calibration: 1\n"
+                                         "base_latency:\n  - {family: ring, proto: simple, latency: 20us}\n";
+    const std::string args = "coll" + kDgx + " --algo ring --proto simple --sizes 8 --format json";
+    auto plain = run_cli(args), slow = run_cli(args + " --calibration " + dir + "/base.yaml");
+    REQUIRE(slow.exit_code == 0);
+    const double t0 = nlohmann::json::parse(plain.out)["rows"][0]["time_us"];
+    const double t1 = nlohmann::json::parse(slow.out)["rows"][0]["time_us"];
+    CHECK(t1 - t0 == Approx(11.6).margin(1e-6));
+    std::ofstream(dir + "/bad.yaml") << "collsim_calibration: 1\nbandwidth_efficiency: {nvlink: 0}\n";
+    auto bad = run_cli(args + " --calibration " + dir + "/bad.yaml");
+    CHECK(bad.exit_code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("bad.yaml:2:32: profile.bandwidth_efficiency.nvlink"));
+    std::filesystem::remove_all(dir);
+}
