@@ -87,6 +87,10 @@ Json dp(const GenCliOptions& o) {
     d.bucket = size_option("--bucket", o.bucket);
     d.overlap = on_off("--overlap", o.overlap);
     d.zero = o.zero;
+    // DDP reduces the .grad tensors: fp32 under automatic mixed precision, bf16 when the model is bf16.
+    if (o.grad_dtype == "fp32") d.grad_bytes = 4;
+    else if (o.grad_dtype == "bf16" || o.grad_dtype == "fp16") d.grad_bytes = 2;
+    else bad("--grad-dtype", "fp32, bf16 or fp16", o.grad_dtype);
     d.optimizer = time_option("--optimizer", o.optimizer);
     d.gpu = gpu_spec(o);
     return generate_dp(d, o.command);
@@ -189,6 +193,8 @@ CLI::App* add_gen_command(CLI::App& app, GenCliOptions& o) {
     d->add_option("--bucket", o.bucket, "gradient bucket (PyTorch DDP: 25MiB); 0: one AllReduce")
         ->capture_default_str();
     d->add_option("--overlap", o.overlap, "on: AllReduce buckets during backward; off: after it")
+        ->capture_default_str();
+    d->add_option("--grad-dtype", o.grad_dtype, "gradient type: fp32 (AMP keeps fp32 gradients), bf16 or fp16")
         ->capture_default_str();
     d->add_flag("--zero", o.zero, "ZeRO-3/FSDP: AllGather parameters, ReduceScatter gradients, per layer");
     d->add_option("--optimizer", o.optimizer, "optimizer step time")->capture_default_str();

@@ -25,6 +25,7 @@ struct GenCliOptions {
     int ranks = 8, layers = 24;
     int64_t tokens = 0, hidden = 4096, ffn = 0, seq = 2048, batch = 1;
     bool zero = false;
+    std::string grad_dtype = "bf16";
     // tp
     std::string mode = "train";
     int tp = 8;

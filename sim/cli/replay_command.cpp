@@ -31,6 +31,9 @@ CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
     c->add_option("--rows", o.rows, "collectives and bubbles listed in the table")->capture_default_str();
     c->add_option("--links", o.links, "busiest links to report")->capture_default_str();
+    c->add_option("--max-schedule-steps", o.max_schedule_steps,
+                  "simulate fewer channels than NCCL launches past this many steps per collective (memory and time)")
+        ->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (a replay has no randomness; accepted for uniformity)")
         ->capture_default_str();
     return c;
@@ -49,6 +52,7 @@ int run_replay(const ReplayCliOptions& o) {
     opts.steps = o.steps;
     opts.sample_links = !o.perfetto.empty();
     if (!o.calibration.empty()) opts.calibration = load_calibration(o.calibration);
+    opts.max_schedule_steps = o.max_schedule_steps;
     const ReplayResult result = replay(topo, trace, opts);
     const ReplayReport rep = make_replay_report(topo, trace, result, static_cast<std::size_t>(o.links));
     if (!o.perfetto.empty()) {

@@ -16,6 +16,7 @@ struct ReplayCliOptions {
     int rows = 10;   // collectives and bubbles listed in the table
     int links = 10;  // busiest links reported (and given Perfetto tracks)
     uint64_t seed = 0;
+    std::size_t max_schedule_steps = 4'000'000;
 };
 
 CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& opts);

@@ -11,27 +11,45 @@ Protocol p2p_protocol(const Calibration& cal) {
     return calibrated(*nccl_protocol(NcclFamily::ring, ProtoKind::simple), NcclFamily::ring, cal);
 }
 
+// How many rounds of an all-to-all run at once: NCCL spreads a group's sends
+// over its p2p channels, a few channels per peer (its init log prints e.g.
+// "8 p2p channels, 2 p2p channels per peer", NVIDIA/nccl issue #1189), so
+// about 8 / 2 peers are served at a time.
+constexpr int kPeersInFlight = 4;
+
+// Member i's sends as NCCL orders a group of them: in round d it sends to
+// i + d and receives from i - d ("rotating pairs", which is how NCCL avoids
+// deadlock: NVIDIA/nccl issue #784), and a send waits for the one
+// kPeersInFlight rounds earlier. split[i][j]: bytes from member i to member j.
 std::unique_ptr<Schedule> sends_schedule(const std::vector<std::vector<Bytes>>& split, const char* name) {
     auto s = std::make_unique<Schedule>();
     s->algorithm = name;
     s->ranks = static_cast<int>(split.size());
     s->channels = 1;
     s->chunks = s->ranks;
-    for (int i = 0; i < s->ranks; ++i)
-        for (int j = 0; j < s->ranks; ++j) {
+    const int n = s->ranks;
+    std::vector<std::vector<StepId>> sent(static_cast<std::size_t>(n));
+    for (int d = 1; d < n; ++d)
+        for (int i = 0; i < n; ++i) {
+            const int j = (i + d) % n;
             const Bytes b = split[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
-            if (i != j && b.count() > 0) s->send(i, j, 0, j, b);
+            if (b.count() == 0) continue;
+            auto& mine = sent[static_cast<std::size_t>(i)];
+            std::vector<StepId> deps;
+            if (mine.size() >= kPeersInFlight) deps.push_back(mine[mine.size() - kPeersInFlight]);
+            mine.push_back(s->send(i, j, 0, j, b, deps));
         }
     return s;
 }
 }  // namespace
 
 CommLauncher::CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo,
-                           const Calibration& cal)
-    : sim_(sim), net_(net), routes_(routes), topo_(topo), cal_(cal), p2p_proto_(p2p_protocol(cal)) {}
+                           const Calibration& cal, std::size_t max_schedule_steps)
+    : sim_(sim), net_(net), routes_(routes), topo_(topo), cal_(cal), max_steps_(max_schedule_steps),
+      p2p_proto_(p2p_protocol(cal)) {}
 
 void CommLauncher::run(const Schedule& s, std::vector<DeviceId> gpus, const Protocol& proto,
-                       std::function<void()> done, std::vector<std::vector<DeviceId>> channel_gpus) {
+                       const std::vector<std::vector<DeviceId>>& channel_gpus, std::function<void()> done) {
     std::size_t slot;
     if (!free_.empty()) {
         slot = free_.back();
@@ -41,7 +59,7 @@ void CommLauncher::run(const Schedule& s, std::vector<DeviceId> gpus, const Prot
         executors_.emplace_back();
     }
     executors_[slot] = std::make_unique<Executor>(sim_, net_, routes_, topo_, std::move(gpus), proto);
-    if (!channel_gpus.empty()) executors_[slot]->place_channels(std::move(channel_gpus));
+    if (!channel_gpus.empty()) executors_[slot]->place_channels(channel_gpus);
     executors_[slot]->start(s, [this, slot, done = std::move(done)] {
         done();
         // The executor is still on the call stack here: release it once this event is over.
@@ -54,39 +72,35 @@ void CommLauncher::run(const Schedule& s, std::vector<DeviceId> gpus, const Prot
 
 LaunchInfo CommLauncher::collective(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes, int root,
                                     std::function<void()> done) {
-    auto key = std::make_tuple(gpus, op, bytes.count());
-    auto it = choices_.find(key);
-    if (it == choices_.end()) {
+    auto key = std::make_tuple(gpus, op, bytes.count(), root);
+    auto it = plans_.find(key);
+    if (it == plans_.end()) {
         PredictRequest req;
         req.op = op;
         req.bytes = bytes;
         req.ranks = gpus;
-        it = choices_.emplace(std::move(key), choose_collective(topo_, routes_, req, cal_)).first;
+        req.root = root;
+        req.max_steps = max_steps_;
+        it = plans_.emplace(std::move(key), plan_collective(topo_, routes_, req, cal_)).first;
     }
-    const CollectiveChoice& c = it->second;
-    const int n = static_cast<int>(gpus.size());
-    auto skey = std::make_tuple(std::string(c.algorithm->name), op, bytes.count(), n, c.simulated_channels, root);
-    auto& schedule = schedules_[skey];
-    if (!schedule)
-        schedule = std::make_unique<Schedule>(c.algorithm->build(CollectiveCall{op, bytes, n, c.simulated_channels, root},
-                                                                 make_communicator(topo_, gpus)));
-    run(*schedule, gpus, c.protocol, std::move(done), c.channel_gpus);
-    return LaunchInfo{std::string(c.algorithm->name), c.proto, c.channels};
+    const CollectivePlan& p = it->second;
+    run(*p.schedule, gpus, p.protocol, p.channel_gpus, std::move(done));
+    return LaunchInfo{std::string(p.algorithm->name), p.proto, p.channels, p.simulated_channels, p.bounded};
 }
 
 LaunchInfo CommLauncher::alltoallv(const std::vector<DeviceId>& gpus, const std::vector<std::vector<Bytes>>& split,
                                    std::function<void()> done) {
     one_off_.push_back(sends_schedule(split, "pairwise"));
     const Schedule& s = *one_off_.back();
-    run(s, gpus, p2p_proto_, std::move(done));
-    return LaunchInfo{"pairwise", ProtoKind::simple, 1};
+    run(s, gpus, p2p_proto_, {}, std::move(done));
+    return LaunchInfo{"pairwise", ProtoKind::simple, 1, 1, false};
 }
 
 LaunchInfo CommLauncher::p2p(DeviceId from, DeviceId to, Bytes bytes, std::function<void()> done) {
     auto& s = p2p_schedules_[bytes.count()];
     if (!s) s = sends_schedule({{Bytes{}, bytes}, {Bytes{}, Bytes{}}}, "p2p");
-    run(*s, {from, to}, p2p_proto_, std::move(done));
-    return LaunchInfo{"p2p", ProtoKind::simple, 1};
+    run(*s, {from, to}, p2p_proto_, {}, std::move(done));
+    return LaunchInfo{"p2p", ProtoKind::simple, 1, 1, false};
 }
 
 }  // namespace collsim

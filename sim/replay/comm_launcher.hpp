@@ -1,7 +1,7 @@
 #pragma once
 // Starts communication on the replay's one shared network: each collective
 // becomes a Schedule (the algorithm, protocol and channels NCCL would choose,
-// via choose_collective) run by an Executor of its own, so concurrent
+// via plan_collective) run by an Executor of its own, so concurrent
 // collectives (DP and TP at once) contend for the same links. Point-to-point
 // transfers and uneven all-to-alls become schedules of plain sends, as NCCL
 // runs them (grouped ncclSend/ncclRecv).
@@ -21,12 +21,15 @@ namespace collsim {
 struct LaunchInfo {
     std::string algo;
     ProtoKind proto = ProtoKind::simple;
-    int channels = 1;
+    int channels = 1;            // what NCCL launches
+    int simulated_channels = 1;  // what the schedule holds
+    bool bounded = false;        // fewer than the links could carry (PredictRequest::max_steps)
 };
 
 class CommLauncher {
 public:
-    CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo, const Calibration& cal);
+    CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo, const Calibration& cal,
+                 std::size_t max_schedule_steps);
 
     LaunchInfo collective(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes, int root,
                           std::function<void()> done);
@@ -35,20 +38,21 @@ public:
                          std::function<void()> done);
     LaunchInfo p2p(DeviceId from, DeviceId to, Bytes bytes, std::function<void()> done);
 
-    std::size_t schedules_built() const { return schedules_.size(); }
+    std::size_t plans() const { return plans_.size(); }
 
 private:
-    void run(const Schedule& s, std::vector<DeviceId> gpus, const Protocol& proto, std::function<void()> done,
-             std::vector<std::vector<DeviceId>> channel_gpus = {});
+    void run(const Schedule& s, std::vector<DeviceId> gpus, const Protocol& proto,
+             const std::vector<std::vector<DeviceId>>& channel_gpus, std::function<void()> done);
 
     Simulator& sim_;
     Network& net_;
     Routes& routes_;
     const Topology& topo_;
     const Calibration& cal_;
+    std::size_t max_steps_;
     Protocol p2p_proto_;
-    std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t>, CollectiveChoice> choices_;
-    std::map<std::tuple<std::string, CollOp, int64_t, int, int, int>, std::unique_ptr<Schedule>> schedules_;
+    // One plan (with its schedule) per group of GPUs, operation and size.
+    std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t, int>, CollectivePlan> plans_;
     std::map<int64_t, std::unique_ptr<Schedule>> p2p_schedules_;
     std::vector<std::unique_ptr<Schedule>> one_off_;  // uneven all-to-alls, kept while they run
     std::vector<std::unique_ptr<Executor>> executors_;

@@ -38,7 +38,9 @@ struct CollectiveRun {
     int ranks = 0;
     std::string algo;  // "measured" for a collective with a given duration
     ProtoKind proto = ProtoKind::simple;
-    int channels = 0;
+    int channels = 0;            // NCCL launches
+    int simulated_channels = 0;  // the simulated schedule holds
+    bool bounded = false;        // fewer than the links could carry, to bound the schedule's size
     Time first_arrival, last_arrival, end;
     int last_rank = 0;  // who arrived last
 };

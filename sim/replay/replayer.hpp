@@ -17,6 +17,9 @@ struct ReplayOptions {
     int steps = 1;  // the program runs this many times back to back
     Calibration calibration;
     bool sample_links = false;  // record link traffic over time (for Perfetto tracks)
+    // Collectives with more steps than this are simulated with fewer channels
+    // than NCCL launches (PredictRequest::max_steps); the report says so.
+    std::size_t max_schedule_steps = 4'000'000;
 };
 
 // Throws InputError when the trace needs more GPUs than the topology has, and

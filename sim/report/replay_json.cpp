@@ -31,6 +31,8 @@ ordered_json collective(const ReplayReport& rep, const CollectiveRun& c) {
                         {"algo", c.algo},
                         {"proto", std::string(to_string(c.proto))},
                         {"channels", c.channels},
+                        {"simulated_channels", c.simulated_channels},
+                        {"channels_bounded", c.bounded},
                         {"start_us", us(c.last_arrival)},
                         {"latency_us", us(latency)},
                         {"arrival_skew_us", us(c.last_arrival - c.first_arrival)},

@@ -21,6 +21,9 @@ std::string fit(const std::string& s, std::size_t width) {
 
 std::string algo_label(const CollectiveRun& c) {
     if (c.algo == "measured" || c.algo == "local") return c.algo;
+    // "16(1)": NCCL launches 16 channels, the schedule simulated 1 (see the note below the table).
+    if (c.bounded)
+        return fmt::format("{}/{}/{}({})", c.algo, to_string(c.proto), c.channels, c.simulated_channels);
     return fmt::format("{}/{}/{}", c.algo, to_string(c.proto), c.channels);
 }
 
@@ -60,6 +63,8 @@ void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
     });
     out += fmt::format("{:>4}  {:<24} {:<13} {:<8} {:>5} {:>10} {:<16} {:>12} {:>10}\n", "step", "name", "op", "comm",
                        "ranks", "size", "algo/proto/ch", "latency(us)", "skew(us)");
+    int bounded = 0;
+    for (const auto& c : all) bounded += c.bounded;
     for (std::size_t k = 0; k < std::min(rows, order.size()); ++k) {
         const CollectiveRun& c = all[order[k]];
         out += fmt::format("{:>4}  {:<24} {:<13} {:<8} {:>5} {:>10} {:<16} {:>12.2f} {:>10.2f}\n", c.step + 1,
@@ -67,6 +72,22 @@ void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
                            c.algo == "measured" ? "-" : size(c.bytes), algo_label(c),
                            (c.end - c.last_arrival).us(), (c.last_arrival - c.first_arrival).us());
     }
+    if (bounded > 0)
+        out += fmt::format("note: {} of these ran with fewer simulated channels than NCCL launches, \"N(n)\", to keep "
+                           "each schedule within --max-schedule-steps; across nodes that understates their bandwidth\n",
+                           bounded);
+}
+
+void transfers(std::string& out, const ReplayReport& rep) {
+    const auto& all = rep.result->p2p;
+    if (all.empty()) return;
+    Time sum{}, longest{};
+    for (const auto& p : all) {
+        sum += p.end - p.start;
+        longest = std::max(longest, p.end - p.start);
+    }
+    out += fmt::format("\ntransfers: {} send/recv pairs, {} in all, the longest {}\n", all.size(), ms_or_us(sum),
+                       ms_or_us(longest));
 }
 
 void bubbles(std::string& out, const ReplayReport& rep, std::size_t rows) {
@@ -108,6 +129,7 @@ std::string render_replay_table(const ReplayReport& rep, std::size_t rows) {
                        r.steps > 1 ? fmt::format(" (span {} / {} steps)", ms_or_us(rep.metrics.span), r.steps) : "");
     breakdown(out, rep);
     collectives(out, rep, rows);
+    transfers(out, rep);
     bubbles(out, rep, rows);
     links(out, rep);
     return out;

@@ -142,21 +142,66 @@ TEST_CASE("the real Chakra JSON traces import and replay") {
     fs::remove_all(dir);
 }
 
-TEST_CASE("a broken import names the file and the field") {
+TEST_CASE("every import error names the file and the field") {
     const std::string dir = "/tmp/collsim-import-bad-" + std::to_string(::getpid());
     fs::create_directories(dir);
     const std::string file = dir + "/chakra.0.json";
-    {
-        std::ofstream out(file);
-        out << R"({"workload_graph": [{"Id": 1, "Name": "x", "NodeType": 7, "is_cpu_op": false, "comm_type": 3}]})";
+    auto error_of = [&](const std::string& content) {
+        std::ofstream(file) << content;
+        try {
+            load_any_trace(file);
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const std::string node = R"("Name": "k", "is_cpu_op": false, "runtime": 5)";
+    struct Case {
+        std::string content, expect;
+    };
+    for (const Case& c : {
+             Case{R"({"workload_graph": 3})", "workload_graph: expected a list of nodes, found 3"},
+             Case{R"({"workload_graph": [7]})", "workload_graph[0]: expected a node, found 7"},
+             Case{R"({"workload_graph": [{"Id": -1, "NodeType": 4}]})",
+                  "workload_graph[0].Id: expected an integer that is not negative, found -1"},
+             Case{R"({"workload_graph": [{"Id": 1, "NodeType": 4}, {"Id": 1, "NodeType": 4}]})",
+                  "workload_graph[1].Id: expected an Id no other node has"},
+             Case{R"({"workload_graph": [{"Id": 1, "NodeType": 4, "data_deps": 2}]})",
+                  "workload_graph[0].data_deps: expected a list of node Ids, found 2"},
+             Case{R"({"workload_graph": [{"Id": 1, "NodeType": 4, "data_deps": [2]}, {"Id": 2, "NodeType": 4, "data_deps": [1]}]})",
+                  "workload_graph: expected data_deps without cycles, found a cycle among 2 nodes"},
+             Case{R"({"workload_graph": [{"Id": 1}]})", "workload_graph[0].NodeType: expected an integer that is not negative"},
+             Case{R"({"workload_graph": [{"Id": 1, "NodeType": 7, )" + node + "}]}",
+                  "workload_graph[0].comm_type: expected a comm_type, or a Name that is an NCCL collective kernel"},
+             Case{R"({"workload_graph": [{"Id": 1, "NodeType": 7, "comm_type": 3, )" + node + "}]}",
+                  "workload_graph[0].comm_type: expected a collective collsim runs"},
+             Case{R"({"workload_graph": [{"Id": 1, "NodeType": 5, "comm_size": 8, )" + node + "}]}",
+                  "workload_graph[0].comm_dst: expected an integer that is not negative, found nothing"},
+             Case{R"({"traceEvents": {}})", "traceEvents: expected a list of events"},
+             Case{R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "dur": 2}]})",
+                  "traceEvents[0].ts: expected a time in microseconds that is not negative, found nothing"},
+             Case{R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1.0, "dur": -2}]})",
+                  "traceEvents[0].dur: expected a time in microseconds that is not negative, found -2"},
+         }) {
+        INFO(c.content);
+        CHECK_THAT(error_of(c.content), Catch::Contains(file + ": " + c.expect));
     }
-    CHECK_THROWS_WITH(load_any_trace(file),
-                      Catch::Contains(file + ": workload_graph[0].comm_type: expected a collective collsim runs"));
-    {
-        std::ofstream out(file);
-        out << R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1.0, "dur": -2}]})";
-    }
-    CHECK_THROWS_WITH(load_any_trace(file),
-                      Catch::Contains(file + ": traceEvents[0].dur: expected a time in microseconds that is not negative"));
+    // Two files of one rank; a directory of something else; a broken gzip file.
+    fs::remove(file);
+    const std::string kineto = R"({"distributedInfo": {"rank": 0, "world_size": 2}, "traceEvents": []})";
+    std::ofstream(dir + "/a.json") << kineto;
+    std::ofstream(dir + "/b.json") << kineto;
+    CHECK_THROWS_WITH(load_any_trace(dir), Catch::Contains(dir + ": rank: expected one trace per rank 0 to 1, found "
+                                                                 "rank 0 where rank 1 belongs"));
+    std::ofstream(dir + "/b.json") << "ranks: 2\n";
+    CHECK_THROWS_WITH(load_any_trace(dir), Catch::Contains(dir + "/b.json: file: expected a Chakra or Kineto JSON "
+                                                                 "trace like the other files of " + dir));
+    fs::remove(dir + "/a.json");
+    fs::remove(dir + "/b.json");
+    CHECK_THROWS_WITH(load_any_trace(dir),
+                      Catch::Contains(dir + ": directory: expected one .json or .json.gz trace per rank, found none"));
+    std::ofstream(dir + "/x.json.gz") << std::string("\x1f\x8b\x08\x00garbage", 12);
+    CHECK_THROWS_WITH(load_any_trace(dir + "/x.json.gz"),
+                      Catch::Contains(dir + "/x.json.gz: file: expected a readable file (plain or gzip)"));
     fs::remove_all(dir);
 }

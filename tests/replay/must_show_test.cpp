@@ -8,6 +8,8 @@
 #include "sim/replay/trace_loader.hpp"
 #include "tests/support/run_cli.hpp"
 #include "workloads/gen/dp.hpp"
+#include "workloads/gen/hybrid.hpp"
+#include "workloads/gen/moe.hpp"
 #include "workloads/gen/pp.hpp"
 #include "workloads/gen/tp.hpp"
 
@@ -93,4 +95,62 @@ TEST_CASE("DP without overlap exposes exactly its AllReduce times; with overlap 
     CHECK(on.metrics.average.exposed_comm < off.metrics.average.exposed_comm);
     CHECK(on.metrics.average.overlapped_comm > 0.1);
     CHECK(on.metrics.step_time < off.metrics.step_time);
+}
+
+TEST_CASE("skewed MoE routing makes the busiest expert's links hotter than even routing") {
+    static const Topology servers = load_topology(test::source_path("tests/data/replay/two-servers.yaml"));
+    auto hottest_over_mean = [](double skew) {
+        gen::MoeOptions o;
+        o.ranks = 16;
+        o.experts = 16;
+        o.layers = 1;
+        o.tokens = 512;
+        o.hidden = 1024;
+        o.ffn = 2048;
+        o.skew = skew;
+        o.gpu.card = "h100-sxm";
+        const Trace t = parse_trace(gen::render_json(gen::generate_moe(o, "test")), "moe.json");
+        const ReplayResult r = replay(servers, t, ReplayOptions{});
+        double most = 0, sum = 0;
+        int used = 0;
+        for (Bytes b : r.carried)
+            if (b.count() > 0) {
+                most = std::max(most, static_cast<double>(b.count()));
+                sum += static_cast<double>(b.count());
+                ++used;
+            }
+        return most / (sum / used);
+    };
+    const double even = hottest_over_mean(0), skewed = hottest_over_mean(1.5);
+    CHECK(even < 1.5);
+    CHECK(skewed > 2 * even);
+}
+
+TEST_CASE("3D parallelism: TP groups inside a server beat TP groups across servers") {
+    static const Topology two = load_topology(test::source_path("topologies/cluster-h100-2n.yaml"));
+    auto run = [](const std::string& placement, int tp, int pp, int dp) {
+        gen::HybridOptions o;
+        o.tp = tp;
+        o.pp = pp;
+        o.dp = dp;
+        o.layers = 4;
+        o.microbatches = 4;
+        o.shape.hidden = 4096;
+        o.shape.seq = 2048;
+        o.tp_placement = placement;
+        o.gpu.card = "h100-sxm";
+        const Trace t = parse_trace(gen::render_json(gen::generate_hybrid(o, "test")), "3d.json");
+        return std::make_pair(t, replay(two, t, ReplayOptions{}));
+    };
+    const auto [inside_trace, inside] = run("inside", 8, 2, 1);
+    const auto [across_trace, across] = run("across", 8, 2, 1);
+    CHECK(inside.makespan < across.makespan);
+    // Each of the 4 microbatches crosses 2 layers per stage, 2 AllReduces each way, on 2 TP groups.
+    CHECK(inside.collectives.size() == 4 * 2 * 4 * 2);
+    CHECK(inside.p2p.size() == 2 * 4 * 8);  // activations and gradients, 4 microbatches, 8 TP ranks
+    const auto [mixed_trace, mixed] = run("inside", 4, 2, 2);
+    int dp_calls = 0;
+    for (const CollectiveRun& c : mixed.collectives) dp_calls += mixed_trace.communicators[c.comm].name == "dp";
+    CHECK(dp_calls > 0);
+    CHECK(mixed_trace.communicators[*mixed_trace.find_communicator("dp")].groups[0] == std::vector<int>{0, 8});
 }

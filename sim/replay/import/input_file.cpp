@@ -16,11 +16,15 @@ std::string read_input_file(const std::string& path) {
     char buf[1 << 16];
     for (;;) {
         const int n = gzread(in.get(), buf, sizeof buf);
-        if (n < 0) throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file (plain or gzip)",
-                                    "a read error or corrupt compressed data");
-        if (n == 0) break;
+        if (n <= 0) break;
         out.append(buf, static_cast<std::size_t>(n));
     }
+    // A truncated or corrupt compressed file ends the reads early with an error set.
+    int err = Z_OK;
+    const char* what = gzerror(in.get(), &err);
+    if (err != Z_OK && err != Z_STREAM_END)
+        throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file (plain or gzip)",
+                         std::string("a read error: ") + what);
     return out;
 }
 
