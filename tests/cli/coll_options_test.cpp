@@ -42,15 +42,15 @@ TEST_CASE("AllGather and AllToAll sizes are whole blocks per rank, as in nccl-te
 }
 
 TEST_CASE("the analytical model gives the closed form, and --explain shows both with their terms") {
-    auto flow = run_cli(kDgx + "--sizes 64M --format json");
-    auto closed = run_cli(kDgx + "--sizes 64M --format json --model analytical");
+    auto flow = run_cli(kDgx + "--sizes 1G --format json");
+    auto closed = run_cli(kDgx + "--sizes 1G --format json --model analytical");
     REQUIRE(flow.exit_code == 0);
     REQUIRE(closed.exit_code == 0);
     const double tf = nlohmann::json::parse(flow.out)["rows"][0]["time_us"];
     const double tc = nlohmann::json::parse(closed.out)["rows"][0]["time_us"];
     CHECK(tc == Approx(tf).epsilon(0.02));
     CHECK(nlohmann::json::parse(closed.out)["model"] == "analytical");
-    auto e = run_cli(kDgx + "--sizes 8,64M --explain --format json");
+    auto e = run_cli(kDgx + "--sizes 8,1G --explain --format json");
     REQUIRE(e.exit_code == 0);
     auto row = nlohmann::json::parse(e.out)["rows"][1];
     const double lat = row["latency_us"], bw = row["bandwidth_us"], total = row["analytical_us"];
