@@ -11,11 +11,12 @@ Bytes piece(Bytes total, int parts, int index) {
 
 Bytes largest_piece(Bytes total, int parts) { return piece(total, parts, 0); }
 
-int pipeline_chunks(const CollectiveCall& call, Bytes per_channel) {
+int pipeline_chunks(const CollectiveCall& call, Bytes per_channel, int stages) {
     const int64_t merged = call.launched_channels > call.channels ? call.launched_channels / call.channels : 1;
     const int64_t chunk = kPipelineChunk.count() * merged;
     const int64_t wanted = std::max<int64_t>(1, (per_channel.count() + chunk - 1) / chunk);
-    const int64_t cap = std::max<int64_t>(1, kMaxPipelineChunkHops / std::max(call.ranks, 1));
+    int64_t cap = std::max<int64_t>(1, kMaxPipelineChunkHops / std::max(call.ranks, 1));
+    if (stages > 0) cap = std::min(cap, kChunksPerStage * stages);
     return static_cast<int>(std::min(wanted, cap));
 }
 

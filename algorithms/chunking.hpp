@@ -27,7 +27,14 @@ inline constexpr int64_t kMaxPipelineChunkHops = int64_t{1} << 22;
 // chunks in flight side by side on the same links take as long as one chunk m
 // times larger, so the pipeline fills and drains as NCCL's does, with m times
 // fewer steps to simulate.
-int pipeline_chunks(const CollectiveCall& call, Bytes per_channel);
+//
+// A pipeline of `stages` stages (0: as many as ranks) spends (stages - 1)
+// chunk times filling and draining: with at least kChunksPerStage chunks per
+// stage that overhead stays within 1/kChunksPerStage of the time whatever the
+// chunk size, so larger buffers take larger chunks past that point instead of
+// more steps to simulate.
+inline constexpr int64_t kChunksPerStage = 64;
+int pipeline_chunks(const CollectiveCall& call, Bytes per_channel, int stages = 0);
 
 // Out-of-place buffers (AllToAll, SendRecv): an input of `blocks` blocks of
 // `channels` chunks each, then an output of the same shape.

@@ -51,7 +51,8 @@ Unavailable nvls_requirement(CollOp, const CommLayout& comm) {
 }
 
 int nvls_chunks(const CollectiveCall& call) {
-    return pipeline_chunks(call, largest_piece(call.bytes, call.channels));
+    // Up to the switch, to the owner, back to the switch, out to every rank.
+    return pipeline_chunks(call, largest_piece(call.bytes, call.channels), 4);
 }
 
 Schedule nvls_schedule(const CollectiveCall& call, const CommLayout& comm) {
