@@ -17,7 +17,7 @@ namespace {
 // rows). The model does not reach that yet: measured 31.4% and 22.9%
 // out-of-sample when these were set, most of the bandwidth-bound error from
 // two-node runs (NCCL runs Tree there; collsim has only Ring so far).
-constexpr double kMaxBandwidthBoundMedianPct = 35.0;
+constexpr double kMaxBandwidthBoundMedianPct = 27.0;
 constexpr double kMaxLatencyBoundMedianPct = 27.0;
 }  // namespace
 
