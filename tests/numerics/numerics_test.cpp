@@ -144,3 +144,31 @@ TEST_CASE("numerics rejects bad options with exit 2") {
         CHECK_THAT(r.err, Catch::Contains(c.expect));
     }
 }
+
+TEST_CASE("ring and tree give different bits on bf16 data, both within the summation bound") {
+    // One 8-GPU crossbar (NCCL's tree is a chain inside a node) and two DGX
+    // H100 nodes (a chain in each node, a binary tree across them).
+    for (const auto& [ranks, topology] : {std::pair<int, std::string>{8, ""},
+                                          std::pair<int, std::string>{16, "topologies/cluster-h100-2n.yaml"}}) {
+        NumericsRequest req;
+        req.algos = {"ring", "tree"};
+        req.ranks = ranks;
+        req.elements = 1 << 16;
+        req.dtype = FloatFormat::bf16;
+        req.dist = InputDistribution::normal;
+        req.seed = 7;
+        if (!topology.empty()) req.topology = std::string(COLLSIM_SOURCE_ROOT) + "/" + topology;
+        const NumericsReport r = run_numerics(req);
+        REQUIRE(r.results.size() == 2);
+        for (const auto& res : r.results) {
+            INFO(res.algo << " on " << ranks << " ranks");
+            CHECK(res.stats.max_bound_ratio <= 1.0);
+            CHECK(res.stats.max_rel_error > 0.0);
+            CHECK(res.stats.ranks_bitwise_identical);
+        }
+        REQUIRE(r.pairs.size() == 1);
+        INFO(ranks << " ranks: " << r.pairs[0].elements_differing << " elements differ");
+        CHECK(r.pairs[0].elements_differing > 0);
+        CHECK(r.pairs[0].max_ulp > 0);
+    }
+}
