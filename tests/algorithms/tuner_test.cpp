@@ -99,3 +99,21 @@ TEST_CASE("the communicator's shape comes from the topology") {
     REQUIRE(choice);
     CHECK(choice->proto != ProtoKind::ll128);
 }
+
+TEST_CASE("on 1,024 GPUs without in-network reduction the tuner takes tree with LL or LL128 up to 64 KiB") {
+    // 128 DGX H100 nodes, 8 x 400 Gb/s NICs each; no switch declares SHARP, so
+    // CollNet and (multi-node) NVLS cannot run.
+    CommShape s = h100_node();
+    s.ranks = 1024;
+    s.nodes = 128;
+    s.nic_bw = 50;
+    s.nics_per_node = 8;
+    auto usable = [](const std::string& name) { return name != "collnet" && name != "nvls"; };
+    for (int64_t size = 8; size <= 64 * 1024; size *= 2) {
+        auto t = tune(s, CollOp::allreduce, Bytes(size), "auto", "auto", usable);
+        REQUIRE(t);
+        INFO(size << " B: " << t->why);
+        CHECK(t->algo == "tree");
+        CHECK((t->proto == ProtoKind::ll || t->proto == ProtoKind::ll128));
+    }
+}
