@@ -1,5 +1,6 @@
 #include "sim/cli/coll_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include "sim/cli/gpu_list.hpp"
 #include "sim/cli/options.hpp"
 #include "sim/cli/size_list.hpp"
+#include "sim/cli/tuner_spans.hpp"
 #include "sim/core/error.hpp"
 #include "sim/faults/link_faults.hpp"
 #include "sim/hw/topology_loader.hpp"
@@ -113,7 +115,7 @@ int run_coll(const CollOptions& o) {
     bool hung = false;
 
     CollReport report{std::string(to_string(*op)), file ? "msccl" : o.algo, o.proto, topo.name(), o.topology, n, {},
-                      o.model};
+                      o.model, {}};
     const Calibration calibration = o.calibration.empty() ? Calibration{} : load_calibration(o.calibration);
     for (Bytes requested : sizes) {
         // Like nccl-tests: whole elements, and for block operations a multiple of n.
@@ -139,6 +141,9 @@ int run_coll(const CollOptions& o) {
             row.explain = CollExplain{std::nullopt, p.closed->total(), p.closed->latency, p.closed->bandwidth, ""};
         report.rows.push_back(std::move(row));
     }
+    if (o.explain && !file && (o.algo == "auto" || o.proto == "auto") && !sizes.empty())
+        report.tuner_spans = tuner_spans(topo, routes, req, calibration, *std::min_element(sizes.begin(), sizes.end()),
+                                         *std::max_element(sizes.begin(), sizes.end()));
     const std::string out = o.format == "json" ? render_json(report)
                             : o.format == "csv" ? render_csv(report)
                                                 : render_table(report);

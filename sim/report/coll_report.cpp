@@ -40,6 +40,11 @@ std::string explain_section(const CollReport& r) {
         out += fmt::format("{:>12}  {:>10}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>7}  {}\n", row.size.count(), flow,
                            e.analytical.us(), e.latency.us(), e.bandwidth.us(), diff, e.why);
     }
+    if (!r.tuner_spans.empty()) {
+        out += "#\n# the tuner's choice by size (asked at every power of two of the sweep); crossovers between lines\n";
+        for (const auto& s : r.tuner_spans)
+            out += fmt::format("# {:>12} - {:>12} B  {}/{}\n", s.from.count(), s.to.count(), s.algo, s.proto);
+    }
     return out;
 }
 }  // namespace
@@ -106,6 +111,12 @@ std::string render_json(const CollReport& r) {
             if (row.explain->flow) o["why"] = row.explain->why;
         }
         j["rows"].push_back(std::move(o));
+    }
+    if (!r.tuner_spans.empty()) {
+        j["tuner_spans"] = nlohmann::ordered_json::array();
+        for (const auto& s : r.tuner_spans)
+            j["tuner_spans"].push_back(
+                {{"from_bytes", s.from.count()}, {"to_bytes", s.to.count()}, {"algo", s.algo}, {"proto", s.proto}});
     }
     return j.dump(2) + "\n";
 }

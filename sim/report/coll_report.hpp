@@ -43,11 +43,19 @@ struct CollRow {
     std::optional<CollExplain> explain;
 };
 
+// A size range over which the tuner keeps one algorithm and protocol; the
+// boundaries between spans are its crossovers.
+struct TunerSpan {
+    Bytes from, to;  // both sizes where the tuner was asked
+    std::string algo, proto;
+};
+
 struct CollReport {
     std::string op, algo, proto, topology, topology_file;
     int ranks = 0;
     std::vector<CollRow> rows;
     std::string model = "flow";
+    std::vector<TunerSpan> tuner_spans;  // with --explain under auto: every power of two of the sweep
 };
 
 // algbw = size / time; busbw = algbw x factor (nccl-tests doc/PERFORMANCE.md).

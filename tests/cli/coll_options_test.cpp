@@ -112,3 +112,22 @@ TEST_CASE("bad communicator, root, model and algorithm choices exit 2 and say wh
         CHECK_THAT(r.err, Catch::Contains(c.expect));
     }
 }
+
+TEST_CASE("--explain prints where the tuner's choice changes, at every power of two of the sweep") {
+    auto r = run_cli("coll --topology topologies/cluster-h100-2n.yaml --sizes 8,1G --explain --model analytical "
+                     "--format json");
+    REQUIRE(r.exit_code == 0);
+    const auto spans = nlohmann::json::parse(r.out)["tuner_spans"];
+    REQUIRE(spans.size() >= 2);  // small and large messages are not run alike on two nodes
+    CHECK(spans.front()["from_bytes"] == 8);
+    CHECK(spans.back()["to_bytes"] == int64_t{1} << 30);
+    for (std::size_t i = 1; i < spans.size(); ++i) {
+        CHECK(spans[i]["from_bytes"] == 2 * spans[i - 1]["to_bytes"].get<int64_t>());
+        CHECK((spans[i]["algo"] != spans[i - 1]["algo"] || spans[i]["proto"] != spans[i - 1]["proto"]));
+    }
+    // A fixed algorithm and protocol has no crossovers to show.
+    auto fixed = run_cli("coll --topology topologies/cluster-h100-2n.yaml --sizes 8,1G --explain --model analytical "
+                         "--algo ring --proto simple --format json");
+    REQUIRE(fixed.exit_code == 0);
+    CHECK_FALSE(nlohmann::json::parse(fixed.out).contains("tuner_spans"));
+}
