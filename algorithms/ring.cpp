@@ -6,6 +6,8 @@
 //     reduce-scatter leaves rank i with block i+1, which the all-gather spreads.
 //   Broadcast and Reduce run as a pipelined chain (ring_chain.cpp).
 // Blocks are cut over channels: chunk = block * channels + channel.
+// Past CollectiveCall::max_steps the phases are lumped into fewer rounds
+// (ring_steps.hpp): a flat ring on 1,024 ranks has 4 million steps per channel.
 //
 // Closed form (no contention): ring_pass (ring_bound.hpp), the larger of the
 // data's path around the ring and the busiest hop's load. On a uniform ring
@@ -31,12 +33,21 @@ Schedule ring_schedule(const CollectiveCall& call, const CommLayout&) {
     if (n < 2) return s;
     std::vector<int> ring(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) ring[static_cast<std::size_t>(i)] = i;
+    const bool ar = call.op == CollOp::allreduce;
+    // Each phase step is a send and a receive per rank. Past the bound, lump
+    // each phase's n-1 steps into as many rounds as fit (ring_steps.hpp).
+    const std::size_t per_round = std::size_t{2} * static_cast<std::size_t>(n) * static_cast<std::size_t>(channels) *
+                                  (ar ? 2 : 1);
+    int rounds = 0;
+    if (call.max_steps > 0 && per_round * static_cast<std::size_t>(n - 1) > call.max_steps) {
+        rounds = static_cast<int>(std::max<std::size_t>(1, call.max_steps / per_round));
+        s.latency_scale = static_cast<double>(n - 1) / rounds;
+    }
     for (int ch = 0; ch < channels; ++ch) {
         std::vector<StepId> last(static_cast<std::size_t>(n), kNoStep);
         const Bytes channel_bytes = piece(call.bytes, channels, ch);
         RingSteps r{ring, n - 1, true, 0, ch, 1, [&](int block, int) { return block * channels + ch; },
-                    [&](int block, int) { return piece(channel_bytes, n, block); }};
-        const bool ar = call.op == CollOp::allreduce;
+                    [&](int block, int) { return piece(channel_bytes, n, block); }, rounds};
         if (ar || call.op == CollOp::reducescatter) {
             r.shift = ar ? 0 : -1;  // AllReduce leaves rank i with block i+1, ReduceScatter with block i
             add_ring_steps(s, r, last);

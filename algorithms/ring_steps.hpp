@@ -3,6 +3,13 @@
 // s, position i of the ring sends piece (i + shift - s) mod len to position
 // i+1, which adds it to its own (reduce-scatter) or takes it (all-gather). A
 // piece may span several chunks, each its own transfer.
+//
+// A ring over thousands of ranks has millions of steps per channel. Given
+// `groups`, the steps are merged into that many rounds: in each, a position
+// sends the pieces of all the round's steps as one transfer. Such a lumped
+// schedule keeps the ring's data path and per-hop loads, so it times the ring
+// (paying each merged step's hop latency: Schedule::latency_scale), but it
+// no longer moves pieces individually and is not for symbolic checks.
 #include <functional>
 #include <vector>
 
@@ -19,6 +26,7 @@ struct RingSteps {
     int chunks_per_piece = 1;
     std::function<int(int piece, int part)> chunk;
     std::function<Bytes(int piece, int part)> bytes;
+    int groups = 0;  // > 0 and < steps: merge the steps into this many rounds, evenly
 };
 
 // Adds the steps. last[rank]: the step after which that rank's next send may

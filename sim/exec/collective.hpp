@@ -36,6 +36,9 @@ struct CollectiveCall {
     // them (0: the same number). Pipelined algorithms then move each simulated
     // channel's data in correspondingly larger chunks (see chunking.hpp).
     int launched_channels = 0;
+    // The most steps the schedule may have (0: no bound). Algorithms that can
+    // lump their steps (the ring: ring_steps.hpp) keep within it; others ignore it.
+    std::size_t max_steps = 0;
 };
 
 }  // namespace collsim

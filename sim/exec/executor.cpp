@@ -1,6 +1,7 @@
 #include "sim/exec/executor.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace collsim {
@@ -138,7 +139,9 @@ void Executor::send(StepId s) {
                             [this](ChannelId c) { return net_.flows_on(c); });
     std::vector<ResourceId> res = send_resources(topo_, p);
     const Time hop = step.pays_hop_latency() ? proto_.step_latency(p.link_class) : Time{};
-    const Time latency = p.latency + hop + net_.extra_latency(res);
+    Time latency = p.latency + hop + net_.extra_latency(res);
+    if (schedule_->latency_scale != 1.0)
+        latency = Time::from_ps(std::llround(static_cast<double>(latency.ps()) * schedule_->latency_scale));
     if (!peak_.empty()) count_load(s, p.channels);
     // The flow ends when the last byte has left; it arrives after the latency.
     net_.start_flow(std::move(res), wire_bytes(step.bytes, proto_), Time{}, [this, s, latency] {

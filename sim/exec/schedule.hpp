@@ -76,6 +76,12 @@ struct Schedule {
     BufferLayout layout;            // defaults to [0, chunks) for both when left empty
     std::vector<DeviceId> switches; // participant ranks + i is the switch switches[i]
     std::vector<Step> steps;
+    // How many times each send pays its latency (the path's, the protocol's
+    // hop latency and any fault's): above 1 in a lumped schedule, whose sends
+    // each stand for that many lockstep steps of the exact one (on average).
+    // Lumped schedules time an algorithm too large to simulate step by step
+    // (see ring_steps.hpp); they are not for symbolic checks.
+    double latency_scale = 1.0;
 
     int participants() const { return ranks + static_cast<int>(switches.size()); }
 

@@ -123,6 +123,10 @@ SymbolicState run_symbolic(const Schedule& s, CollOp op, uint64_t order_seed, in
     SymbolicState st;
     st.value.assign(static_cast<std::size_t>(s.participants()),
                     std::vector<Contributions>(static_cast<std::size_t>(s.chunks)));
+    if (s.latency_scale != 1.0) {
+        st.problem = "a lumped schedule moves several pieces per send: it is for timing only";
+        return st;
+    }
     Roles roles;
     st.problem = make_roles(s, op, roles);
     if (!st.problem.empty()) return st;

@@ -95,13 +95,18 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     const int spread = std::max(default_channels(routes, req.ranks), shape.nodes > 1 ? shape.nics_per_node : 1);
     int simulated = req.channels > 0 ? req.channels : std::min(c.channels, spread);
     const int n = static_cast<int>(req.ranks.size());
-    auto call = [&](int ch) { return CollectiveCall{req.op, req.bytes, n, ch, req.root, c.channels}; };
+    auto call = [&](int ch) {
+        CollectiveCall k{req.op, req.bytes, n, ch, req.root, c.channels};
+        k.max_steps = req.max_steps;
+        return k;
+    };
     const bool wanted = !req.analytical || req.explain;
     if (wanted && req.channels == 0 && simulated > 1) {
         // Each channel is a copy of the same steps: size one channel's schedule
         // before building them all, so an oversized one is never built.
         CollectiveCall one = call(1);
         one.launched_channels = std::max(1, c.channels / simulated);
+        one.max_steps = req.max_steps / static_cast<std::size_t>(simulated);
         const std::size_t per_channel = c.algorithm->build(one, comm).steps.size();
         if (per_channel * static_cast<std::size_t>(simulated) > req.max_steps) {
             simulated = std::max<int>(1, static_cast<int>(req.max_steps / std::max<std::size_t>(per_channel, 1)));
@@ -112,7 +117,13 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     c.simulated_channels = simulated;
     c.call = call(simulated);
     c.channel_gpus = rail_aligned_channels(topo, req.ranks, simulated);
-    if (wanted) c.schedule = c.algorithm->build(c.call, comm);
+    if (wanted) {
+        c.schedule = c.algorithm->build(c.call, comm);
+        c.lumped = c.schedule->latency_scale > 1.0;
+        if (c.lumped)
+            c.why += fmt::format("; lumped {:.1f} ring steps into each send to bound the schedule's size",
+                                 c.schedule->latency_scale);
+    }
     return c;
 }
 

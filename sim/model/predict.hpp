@@ -24,7 +24,8 @@ struct MscclAlgorithm;
 struct AlgorithmInfo;
 
 // The default bound on a simulated schedule's steps (PredictRequest::max_steps):
-// past it, fewer channels are simulated (each channel is a full copy of the
+// past it, a ring lumps its steps (CollectiveCall::max_steps) and other
+// algorithms simulate fewer channels (each channel is a full copy of the
 // algorithm over its share of the data).
 inline constexpr std::size_t kMaxSimulatedSteps = 4'000'000;
 
@@ -42,7 +43,7 @@ struct PredictRequest {
     bool analytical = false;      // time by the algorithm's closed form instead of the flow simulation
     bool explain = false;         // both, and the flow's link loads
     const msccl::MscclAlgorithm* msccl = nullptr;  // run this file's schedule instead of `algo`
-    // Schedules larger than this are simulated with fewer channels.
+    // Schedules larger than this are lumped or simulated with fewer channels.
     std::size_t max_steps = kMaxSimulatedSteps;
 };
 
@@ -72,6 +73,7 @@ struct CollectivePlan {
     std::string why;
     int simulated_channels = 1;  // fewer than `channels` where the links cannot tell them apart, or:
     bool bounded = false;        // fewer still, to keep the schedule within max_steps
+    bool lumped = false;         // the schedule's steps lumped to keep within max_steps (ring_steps.hpp)
     CollectiveCall call;         // with simulated_channels, standing for `channels`
     CommLayout comm;
     std::optional<Schedule> schedule;  // absent when only the closed form was asked for

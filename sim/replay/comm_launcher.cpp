@@ -85,7 +85,8 @@ LaunchInfo CommLauncher::collective(const std::vector<DeviceId>& gpus, CollOp op
     }
     const CollectivePlan& p = it->second;
     run(*p.schedule, gpus, p.protocol, p.channel_gpus, std::move(done));
-    return LaunchInfo{std::string(p.algorithm->name), p.proto, p.channels, p.simulated_channels, p.bounded};
+    return LaunchInfo{std::string(p.algorithm->name), p.proto, p.channels, p.simulated_channels, p.bounded,
+                      p.lumped};
 }
 
 LaunchInfo CommLauncher::alltoallv(const std::vector<DeviceId>& gpus, const std::vector<std::vector<Bytes>>& split,
@@ -93,14 +94,14 @@ LaunchInfo CommLauncher::alltoallv(const std::vector<DeviceId>& gpus, const std:
     one_off_.push_back(sends_schedule(split, "pairwise"));
     const Schedule& s = *one_off_.back();
     run(s, gpus, p2p_proto_, {}, std::move(done));
-    return LaunchInfo{"pairwise", ProtoKind::simple, 1, 1, false};
+    return LaunchInfo{"pairwise", ProtoKind::simple, 1, 1, false, false};
 }
 
 LaunchInfo CommLauncher::p2p(DeviceId from, DeviceId to, Bytes bytes, std::function<void()> done) {
     auto& s = p2p_schedules_[bytes.count()];
     if (!s) s = sends_schedule({{Bytes{}, bytes}, {Bytes{}, Bytes{}}}, "p2p");
     run(*s, {from, to}, p2p_proto_, {}, std::move(done));
-    return LaunchInfo{"p2p", ProtoKind::simple, 1, 1, false};
+    return LaunchInfo{"p2p", ProtoKind::simple, 1, 1, false, false};
 }
 
 }  // namespace collsim

@@ -24,6 +24,7 @@ struct LaunchInfo {
     int channels = 1;            // what NCCL launches
     int simulated_channels = 1;  // what the schedule holds
     bool bounded = false;        // fewer than the links could carry (PredictRequest::max_steps)
+    bool lumped = false;         // steps lumped, for the same reason (CollectivePlan::lumped)
 };
 
 class CommLauncher {

@@ -41,6 +41,7 @@ struct CollectiveRun {
     int channels = 0;            // NCCL launches
     int simulated_channels = 0;  // the simulated schedule holds
     bool bounded = false;        // fewer than the links could carry, to bound the schedule's size
+    bool lumped = false;         // ring steps lumped, for the same reason (ring_steps.hpp)
     Time first_arrival, last_arrival, end;
     int last_rank = 0;  // who arrived last
 };

@@ -251,6 +251,7 @@ void Replayer::launch_collective(PendingCollective&& p, uint32_t comm, uint32_t 
         rec.channels = info.channels;
         rec.simulated_channels = info.simulated_channels;
         rec.bounded = info.bounded;
+        rec.lumped = info.lumped;
     }
     result_.collectives.push_back(std::move(rec));
 }

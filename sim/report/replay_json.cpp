@@ -33,6 +33,7 @@ ordered_json collective(const ReplayReport& rep, const CollectiveRun& c) {
                         {"channels", c.channels},
                         {"simulated_channels", c.simulated_channels},
                         {"channels_bounded", c.bounded},
+                        {"steps_lumped", c.lumped},
                         {"start_us", us(c.last_arrival)},
                         {"latency_us", us(latency)},
                         {"arrival_skew_us", us(c.last_arrival - c.first_arrival)},

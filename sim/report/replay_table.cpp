@@ -22,9 +22,10 @@ std::string fit(const std::string& s, std::size_t width) {
 std::string algo_label(const CollectiveRun& c) {
     if (c.algo == "measured" || c.algo == "local") return c.algo;
     // "16(1)": NCCL launches 16 channels, the schedule simulated 1 (see the note below the table).
+    const char* lumped = c.lumped ? "~" : "";  // "~": a lumped schedule (the note below the table)
     if (c.bounded)
-        return fmt::format("{}/{}/{}({})", c.algo, to_string(c.proto), c.channels, c.simulated_channels);
-    return fmt::format("{}/{}/{}", c.algo, to_string(c.proto), c.channels);
+        return fmt::format("{}/{}/{}({}){}", c.algo, to_string(c.proto), c.channels, c.simulated_channels, lumped);
+    return fmt::format("{}/{}/{}{}", c.algo, to_string(c.proto), c.channels, lumped);
 }
 
 std::string pct(double f) { return fmt::format("{:.1f}%", 100 * f); }
@@ -63,8 +64,11 @@ void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
     });
     out += fmt::format("{:>4}  {:<24} {:<13} {:<8} {:>5} {:>10} {:<16} {:>12} {:>10}\n", "step", "name", "op", "comm",
                        "ranks", "size", "algo/proto/ch", "latency(us)", "skew(us)");
-    int bounded = 0;
-    for (const auto& c : all) bounded += c.bounded;
+    int bounded = 0, lumped = 0;
+    for (const auto& c : all) {
+        bounded += c.bounded;
+        lumped += c.lumped;
+    }
     for (std::size_t k = 0; k < std::min(rows, order.size()); ++k) {
         const CollectiveRun& c = all[order[k]];
         out += fmt::format("{:>4}  {:<24} {:<13} {:<8} {:>5} {:>10} {:<16} {:>12.2f} {:>10.2f}\n", c.step + 1,
@@ -76,6 +80,10 @@ void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
         out += fmt::format("note: {} of these ran with fewer simulated channels than NCCL launches, \"N(n)\", to keep "
                            "each schedule within --max-schedule-steps; across nodes that understates their bandwidth\n",
                            bounded);
+    if (lumped > 0)
+        out += fmt::format("note: {} of these ran as lumped rings, \"~\", several lockstep steps in each send, to keep "
+                           "each schedule within --max-schedule-steps; they keep the ring's loads and hop latencies\n",
+                           lumped);
 }
 
 void transfers(std::string& out, const ReplayReport& rep) {
