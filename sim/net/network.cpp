@@ -11,7 +11,7 @@ constexpr __int128 kScale = 1'000'000'000'000;  // picoseconds per second
 
 Network::Network(Simulator& sim, std::vector<Bandwidth> capacities)
     : sim_(sim), extra_latency_(capacities.size()), on_resource_(capacities.size()), carried_(capacities.size(), 0),
-      resource_mark_(capacities.size(), 0) {
+      resource_slot_(capacities.size(), kUnmarked) {
     capacity_.reserve(capacities.size());
     for (auto c : capacities) capacity_.push_back(c.bps());
 }
@@ -19,7 +19,7 @@ Network::Network(Simulator& sim, std::vector<Bandwidth> capacities)
 void Network::set_capacity(ResourceId r, Bandwidth bw) {
     if (r >= capacity_.size()) throw std::out_of_range("capacity of an unknown resource");
     capacity_[r] = bw.bps();
-    rerate_around({r});
+    changed({r});
 }
 
 Time Network::extra_latency(const std::vector<ResourceId>& path) const {
@@ -66,7 +66,7 @@ FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time 
     } else {
         id = static_cast<FlowId>(flows_.size());
         flows_.emplace_back();
-        flow_mark_.push_back(0);
+        flow_slot_.push_back(kUnmarked);
     }
     Flow& f = flows_[id];
     f.resources = std::move(resources);
@@ -80,7 +80,7 @@ FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time 
     f.active = true;
     ++active_;
     for (ResourceId r : f.resources) on_resource_[r].push_back(id);
-    rerate_around(f.resources);
+    changed(f.resources);
     return id;
 }
 
@@ -95,76 +95,107 @@ void Network::advance(Flow& f) {
     f.last_update = sim_.now();
 }
 
+void Network::changed(const std::vector<ResourceId>& touched) {
+    dirty_.insert(dirty_.end(), touched.begin(), touched.end());
+    if (rerate_pending_) return;
+    rerate_pending_ = true;
+    sim_.schedule_in(Time{}, [this] { settle(); });
+}
+
+void Network::settle() {
+    rerate_pending_ = false;
+    if (dirty_.empty()) return;
+    const std::vector<ResourceId> touched = std::move(dirty_);
+    dirty_.clear();
+    rerate_around(touched);
+}
+
 void Network::rerate_around(const std::vector<ResourceId>& touched) {
     // Collect the connected component of flows reachable through shared resources.
     std::vector<FlowId> component;
-    std::vector<ResourceId> stack(touched.begin(), touched.end()), seen_resources;
-    for (ResourceId r : stack) resource_mark_[r] = 1;
-    seen_resources = stack;
+    std::vector<ResourceId> stack, seen;
+    for (ResourceId r : touched)
+        if (resource_slot_[r] == kUnmarked) {
+            resource_slot_[r] = static_cast<uint32_t>(seen.size());
+            seen.push_back(r);
+            stack.push_back(r);
+        }
     while (!stack.empty()) {
         ResourceId r = stack.back();
         stack.pop_back();
         for (FlowId id : on_resource_[r]) {
-            if (flow_mark_[id]) continue;
-            flow_mark_[id] = 1;
+            if (flow_slot_[id] != kUnmarked) continue;
+            flow_slot_[id] = 0;
             component.push_back(id);
             for (ResourceId q : flows_[id].resources) {
-                if (resource_mark_[q]) continue;
-                resource_mark_[q] = 1;
-                seen_resources.push_back(q);
+                if (resource_slot_[q] != kUnmarked) continue;
+                resource_slot_[q] = static_cast<uint32_t>(seen.size());
+                seen.push_back(q);
                 stack.push_back(q);
             }
         }
     }
-    for (ResourceId r : seen_resources) resource_mark_[r] = 0;
-    for (FlowId id : component) flow_mark_[id] = 0;
     // Determinism: the filling order must not depend on discovery order.
     std::sort(component.begin(), component.end());
-    fill(component);
+    for (std::size_t i = 0; i < component.size(); ++i) flow_slot_[component[i]] = static_cast<uint32_t>(i);
+    fill(component, seen);
+    for (ResourceId r : seen) resource_slot_[r] = kUnmarked;
+    for (FlowId id : component) flow_slot_[id] = kUnmarked;
 }
 
 // Progressive filling: repeatedly take the resource with the smallest fair
 // share among its unfrozen flows, give that share to those flows, freeze them.
-void Network::fill(const std::vector<FlowId>& component) {
+// The resources wait in a heap ordered by share (ties: lowest id), so a fill
+// costs O(F k log R) rather than a scan of every resource and flow per level:
+// in-network reduction ties hundreds of flows into one component.
+void Network::fill(const std::vector<FlowId>& component, const std::vector<ResourceId>& resources) {
     struct Res {
-        ResourceId id;
         int64_t cap;
         int64_t unfrozen;
     };
-    std::vector<Res> res;
-    std::vector<std::size_t> index_of;  // position in res, looked up by binary search
-    for (FlowId id : component)
-        for (ResourceId r : flows_[id].resources) res.push_back(Res{r, capacity_[r], 0});
-    std::sort(res.begin(), res.end(), [](const Res& a, const Res& b) { return a.id < b.id; });
-    res.erase(std::unique(res.begin(), res.end(), [](const Res& a, const Res& b) { return a.id == b.id; }),
-              res.end());
-    auto find = [&](ResourceId r) -> Res& {
-        return *std::lower_bound(res.begin(), res.end(), r, [](const Res& a, ResourceId v) { return a.id < v; });
-    };
+    std::vector<Res> res(resources.size());
+    for (std::size_t k = 0; k < resources.size(); ++k) res[k] = Res{capacity_[resources[k]], 0};
+    auto at = [&](ResourceId r) -> Res& { return res[resource_slot_[r]]; };
     for (FlowId id : component) {
         advance(flows_[id]);
-        for (ResourceId r : flows_[id].resources) ++find(r).unfrozen;
+        for (ResourceId r : flows_[id].resources) ++at(r).unfrozen;
     }
+    // A snapshot of a resource's state; every change pushes a new one, and
+    // only a snapshot that still matches its resource counts (states never
+    // repeat: each change lowers the unfrozen count).
+    struct Entry {
+        int64_t cap, unfrozen;
+        ResourceId id;
+    };
+    auto after = [](const Entry& a, const Entry& b) {
+        const __int128 l = static_cast<__int128>(a.cap) * b.unfrozen, r = static_cast<__int128>(b.cap) * a.unfrozen;
+        return l != r ? l > r : a.id > b.id;
+    };
+    std::vector<Entry> heap;
+    for (std::size_t k = 0; k < resources.size(); ++k)
+        if (res[k].unfrozen > 0) heap.push_back(Entry{res[k].cap, res[k].unfrozen, resources[k]});
+    std::make_heap(heap.begin(), heap.end(), after);
     std::vector<int64_t> new_rate(component.size(), -1);
     std::size_t left = component.size();
     while (left > 0) {
-        Res* best = nullptr;
-        for (Res& r : res) {
-            if (r.unfrozen == 0) continue;
-            if (!best || static_cast<__int128>(r.cap) * best->unfrozen < static_cast<__int128>(best->cap) * r.unfrozen)
-                best = &r;
-        }
-        const int64_t share = std::max<int64_t>(best->cap, 0) / best->unfrozen;
-        for (std::size_t i = 0; i < component.size(); ++i) {
-            if (new_rate[i] >= 0) continue;
-            const auto& rs = flows_[component[i]].resources;
-            if (!std::binary_search(rs.begin(), rs.end(), best->id)) continue;
-            new_rate[i] = share;
+        std::pop_heap(heap.begin(), heap.end(), after);
+        const Entry e = heap.back();
+        heap.pop_back();
+        const Res& best = at(e.id);
+        if (best.unfrozen == 0 || best.cap != e.cap || best.unfrozen != e.unfrozen) continue;
+        const int64_t share = std::max<int64_t>(best.cap, 0) / best.unfrozen;
+        for (FlowId id : on_resource_[e.id]) {
+            int64_t& rate = new_rate[flow_slot_[id]];
+            if (rate >= 0) continue;
+            rate = share;
             --left;
-            for (ResourceId q : rs) {
-                Res& x = find(q);
+            for (ResourceId q : flows_[id].resources) {
+                Res& x = at(q);
                 x.cap -= share;
-                --x.unfrozen;
+                if (--x.unfrozen > 0) {
+                    heap.push_back(Entry{x.cap, x.unfrozen, q});
+                    std::push_heap(heap.begin(), heap.end(), after);
+                }
             }
         }
     }
@@ -202,7 +233,7 @@ void Network::finish(FlowId id) {
     std::vector<ResourceId> touched = std::move(f.resources);
     f.resources.clear();
     free_ids_.push_back(id);
-    rerate_around(touched);
+    changed(touched);
 }
 
 }  // namespace collsim

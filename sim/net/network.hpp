@@ -6,6 +6,9 @@
 //
 // When a flow starts or ends, only the flows connected to it through shared
 // resources (transitively) are re-rated; the rest of the network is untouched.
+// Re-rating waits for the other events of the same instant (no time passes in
+// between, so no byte moves at a stale rate): a step that starts a thousand
+// flows at once re-rates them once, not a thousand times.
 #include <cstdint>
 #include <vector>
 
@@ -38,6 +41,9 @@ public:
     // Changes a resource's capacity now (a fault, a repair); the flows that
     // share it are re-rated. Zero stalls them until capacity returns.
     void set_capacity(ResourceId r, Bandwidth bw);
+    // Re-rates now what changed at this instant, instead of after its other
+    // events (for reading rates right after starting flows).
+    void settle();
     // Flows that cannot progress (rate zero), with their resources: what a
     // hang report shows.
     std::vector<std::vector<ResourceId>> stalled_flows() const;
@@ -62,8 +68,9 @@ private:
         bool active = false;
     };
 
+    void changed(const std::vector<ResourceId>& touched);
     void rerate_around(const std::vector<ResourceId>& touched);
-    void fill(const std::vector<FlowId>& component);
+    void fill(const std::vector<FlowId>& component, const std::vector<ResourceId>& resources);
     void advance(Flow& f);
     void schedule_finish(FlowId id);
     void finish(FlowId id);
@@ -77,8 +84,13 @@ private:
     std::vector<FlowId> free_ids_;
     std::size_t active_ = 0;
     uint64_t rerated_ = 0;
-    // Scratch marks for component search, reset after each use.
-    std::vector<uint8_t> flow_mark_, resource_mark_;
+    // Scratch for component search and filling: each flow's and resource's
+    // position in the component (kUnmarked outside one), reset after each use.
+    static constexpr uint32_t kUnmarked = UINT32_MAX;
+    std::vector<uint32_t> flow_slot_, resource_slot_;
+    // Resources whose flows changed at this instant, re-rated by one event.
+    std::vector<ResourceId> dirty_;
+    bool rerate_pending_ = false;
 };
 
 }  // namespace collsim

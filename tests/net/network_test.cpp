@@ -17,6 +17,7 @@ TEST_CASE("max-min gives the bottleneck share to every flow on a saturated link"
     FlowId f1 = net.start_flow({0}, Bytes(1'000'000'000), Time{}, [] {});
     FlowId f2 = net.start_flow({0, 1}, Bytes(1'000'000'000), Time{}, [] {});
     FlowId f3 = net.start_flow({1}, Bytes(1'000'000'000), Time{}, [] {});
+    net.settle();
     CHECK(net.rate(f1) == gbps(8));
     CHECK(net.rate(f2) == gbps(2));
     CHECK(net.rate(f3) == gbps(2));
@@ -52,8 +53,10 @@ TEST_CASE("re-rating touches only flows connected through shared links") {
     net.start_flow({0, 1}, Bytes(1'000'000), Time{}, [] {});
     net.start_flow({1}, Bytes(1'000'000), Time{}, [] {});
     net.start_flow({2}, Bytes(1'000'000), Time{}, [] {});
+    net.settle();
     const uint64_t before = net.rerated_flows();
     FlowId joined = net.start_flow({3, 2}, Bytes(1'000'000), Time{}, [] {});
+    net.settle();
     // Only group B (the existing flow on link 2 and the new one) is re-rated.
     CHECK(net.rerated_flows() - before == 2);
     CHECK(net.rate(joined) == gbps(5));
@@ -68,6 +71,18 @@ TEST_CASE("bytes carried per link add up to what the flows moved") {
     CHECK(net.carried(0).count() == 10'000);
     CHECK(net.carried(1).count() == 6'000);
     CHECK(net.active_flows() == 0);
+}
+
+TEST_CASE("flows started at the same instant are re-rated once, together") {
+    Simulator sim;
+    Network net(sim, {gbps(10)});
+    std::vector<FlowId> flows;
+    for (int i = 0; i < 100; ++i) flows.push_back(net.start_flow({0}, Bytes(1'000'000), Time{}, [] {}));
+    CHECK(net.rerated_flows() == 0);
+    CHECK(net.rate(flows[0]) == Bandwidth{});
+    sim.run_until(Time{});
+    CHECK(net.rerated_flows() == 100);  // one filling of the 100, not 1 + 2 + ... + 100
+    CHECK(net.rate(flows[0]) == Bandwidth::bytes_per_s(100'000'000));
 }
 
 TEST_CASE("a zero-byte flow pays only its latency") {
