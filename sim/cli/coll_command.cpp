@@ -103,15 +103,8 @@ int run_coll(const CollOptions& o) {
     req.analytical = o.model == "analytical";
     req.explain = o.explain;
     req.msccl = file ? &*file : nullptr;
-    if (!o.faults.empty()) req.setup = link_fault_setup(load_fault_plan(o.faults, topo), topo);
-    if (!o.timeout.empty()) {
-        try {
-            req.timeout = parse_time(o.timeout);
-        } catch (const std::invalid_argument& e) {
-            bad_option("--timeout", e.what(), o.timeout);
-        }
-        if (*req.timeout <= Time{}) bad_option("--timeout", "a positive time", o.timeout);
-    }
+    if (!o.faults.empty()) req.setup = link_fault_setup(load_fault_plan(o.faults, topo));
+    req.timeout = parse_timeout(o.timeout);
     bool hung = false;
 
     CollReport report{std::string(to_string(*op)), file ? "msccl" : o.algo, o.proto, topo.name(), o.topology, n, {},

@@ -10,7 +10,7 @@ namespace collsim {
 
 CLI::App* add_diagnose_command(CLI::App& app, DiagnoseOptions& o) {
     CLI::App* c = app.add_subcommand("diagnose", "find straggler ranks and shared components from per-rank timings");
-    c->add_option("input", o.input, "CSV with columns rank,collective,enter_us,exit_us")->required();
+    c->add_option("input", o.input, "CSV with columns rank,collective,enter_us,exit_us, or a replay's JSON report")->required();
     c->add_option("--topology,-t", o.topology, "topology, to name NICs and switches that suspects share");
     c->add_option("--format", o.format, "table or json")->capture_default_str();
     return c;

@@ -1,5 +1,7 @@
 #include "sim/cli/options.hpp"
 
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
@@ -8,6 +10,18 @@ namespace collsim {
 
 void bad_option(const std::string& option, std::string expected, const std::string& found) {
     throw InputError(SourceLocation{}, option, std::move(expected), fmt::format("'{}'", found));
+}
+
+std::optional<Time> parse_timeout(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    Time t{};
+    try {
+        t = parse_time(text);
+    } catch (const std::invalid_argument& e) {
+        bad_option("--timeout", e.what(), text);
+    }
+    if (t <= Time{}) bad_option("--timeout", "a positive time", text);
+    return t;
 }
 
 std::vector<std::string> split_list(const std::string& text) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "sim/replay/import/any_trace.hpp"
@@ -14,12 +15,6 @@
 #include "sim/validate/calibration_profile.hpp"
 
 namespace collsim {
-
-namespace {
-[[noreturn]] void bad_option(const std::string& option, std::string expected, const std::string& found) {
-    throw InputError(SourceLocation{}, option, std::move(expected), "'" + found + "'");
-}
-}  // namespace
 
 CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     CLI::App* c = app.add_subcommand("replay", "replay a workload trace: step time, overlap, bubbles, hot links");
@@ -34,8 +29,10 @@ CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     c->add_option("--max-schedule-steps", o.max_schedule_steps,
                   "simulate fewer channels than NCCL launches past this many steps per collective (memory and time)")
         ->capture_default_str();
-    c->add_option("--seed", o.seed, "random seed (a replay has no randomness; accepted for uniformity)")
-        ->capture_default_str();
+    c->add_option("--seed", o.seed, "random seed (intermittent stragglers in --faults)")->capture_default_str();
+    c->add_option("--faults", o.faults, "fault scenario YAML: link faults and compute faults (slow, pause, straggler)");
+    c->add_option("--timeout", o.timeout, "watchdog: stop the replay there and report a hang, e.g. 10min");
+    c->add_flag("--fail-on-hang", o.fail_on_hang, "exit 1 when the replay hangs");
     return c;
 }
 
@@ -53,8 +50,26 @@ int run_replay(const ReplayCliOptions& o) {
     opts.sample_links = !o.perfetto.empty();
     if (!o.calibration.empty()) opts.calibration = load_calibration(o.calibration);
     opts.max_schedule_steps = o.max_schedule_steps;
+    opts.timeout = parse_timeout(o.timeout);
+    opts.seed = o.seed;
+    std::optional<FaultPlan> faults;
+    if (!o.faults.empty()) faults = load_fault_plan(o.faults, topo);
+    opts.faults = faults ? &*faults : nullptr;
     const ReplayResult result = replay(topo, trace, opts);
-    const ReplayReport rep = make_replay_report(topo, trace, result, static_cast<std::size_t>(o.links));
+    if (result.hang) {
+        const std::string out = render_replay_hang(topo, *result.hang, o.format == "json");
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        return o.fail_on_hang ? 1 : 0;
+    }
+    ReplayReport rep = make_replay_report(topo, trace, result, static_cast<std::size_t>(o.links));
+    rep.faults = opts.faults;
+    if (faults) {
+        // The same replay without the faults, to say what they cost.
+        ReplayOptions clean = opts;
+        clean.faults = nullptr;
+        clean.sample_links = false;
+        rep.baseline = step_times(trace, replay(topo, trace, clean));
+    }
     if (!o.perfetto.empty()) {
         std::ofstream out(o.perfetto);
         if (!out) bad_option("--perfetto", "a file that can be written", o.perfetto);

@@ -15,7 +15,10 @@ struct ReplayCliOptions {
     int steps = 1;
     int rows = 10;   // collectives and bubbles listed in the table
     int links = 10;  // busiest links reported (and given Perfetto tracks)
-    uint64_t seed = 0;
+    uint64_t seed = 1;
+    std::string faults;   // fault scenario YAML; empty: none
+    std::string timeout;  // watchdog; empty: none
+    bool fail_on_hang = false;
     std::size_t max_schedule_steps = 4'000'000;
 };
 

@@ -134,6 +134,7 @@ bool Simulator::run_next(uint64_t limit) {
         release(slot);
         --live_;
         now_ = Time::from_ps(static_cast<int64_t>(base_));
+        last_event_ = now_;
         ++processed_;
         ev();
         return true;

@@ -28,6 +28,9 @@ struct EventHandle {
 class Simulator {
 public:
     Time now() const { return now_; }
+    // When the last event ran: where a run that ran out of events got stuck,
+    // even after run_until moved now() on to its limit.
+    Time last_event() const { return last_event_; }
 
     EventHandle schedule_at(Time when, Event ev);
     EventHandle schedule_in(Time delay, Event ev) { return schedule_at(now_ + delay, std::move(ev)); }
@@ -77,7 +80,7 @@ private:
     uint64_t occupied_ = 0;     // bit b-1 set while bucket b >= 1 is non-empty
     std::vector<Slot> slots_;
     std::vector<uint32_t> free_slots_;
-    Time now_{};
+    Time now_{}, last_event_{};
     uint64_t processed_ = 0;
     std::size_t live_ = 0;
 };

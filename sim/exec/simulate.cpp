@@ -8,7 +8,7 @@ namespace {
 HangReport hang_report(const Simulator& sim, const Network& net, const Executor& exec, const Schedule& s,
                        std::size_t link_channels, bool timed_out) {
     HangReport h;
-    h.at = sim.now();
+    h.at = timed_out ? sim.now() : sim.last_event();
     h.timed_out = timed_out;
     h.steps_done = exec.steps_finished();
     h.steps_total = s.steps.size();
@@ -16,13 +16,8 @@ HangReport hang_report(const Simulator& sim, const Network& net, const Executor&
     for (StepId i = 0; i < s.steps.size(); ++i)
         if (!exec.finished(i)) waiting.insert(s.steps[i].rank);
     h.waiting_ranks.assign(waiting.begin(), waiting.end());
-    std::set<ChannelId> dead;
-    const auto stalled = net.stalled_flows();
-    h.stalled_flows = stalled.size();
-    for (const auto& flow : stalled)
-        for (ResourceId r : flow)
-            if (r < link_channels && net.capacity(r).bps() == 0) dead.insert(r);
-    h.dead_channels.assign(dead.begin(), dead.end());
+    h.stalled_flows = net.stalled_flows().size();
+    for (ResourceId r : net.dead_on_stalled(link_channels)) h.dead_channels.push_back(r);
     return h;
 }
 }  // namespace

@@ -130,6 +130,12 @@ std::optional<Fault> read_fault(YamlFields& f, const YAML::Node& n, const std::s
 }
 }  // namespace
 
+std::string_view to_string(FaultKind k) {
+    for (const auto& [name, kind] : kKinds)
+        if (kind == k) return name;
+    return "fault";
+}
+
 bool glob_match(std::string_view p, std::string_view t) {
     std::size_t pi = 0, ti = 0, star = std::string_view::npos, mark = 0;
     while (ti < t.size()) {

@@ -23,6 +23,7 @@
 namespace collsim {
 
 enum class FaultKind { down, degrade, flap, slow, pause, straggler };
+std::string_view to_string(FaultKind k);
 
 struct Fault {
     FaultKind kind = FaultKind::down;

@@ -7,9 +7,14 @@
 
 namespace collsim {
 
+// Schedules the plan's link faults on a network (compute faults are left to
+// the caller); `running` says whether the simulated work still runs, so that
+// flapping stops with it.
+void apply_link_faults(const FaultPlan& plan, Simulator& sim, Network& net, std::function<bool()> running);
+
 // The plan's link faults as a setup for simulate_schedule. Throws InputError
 // for a compute fault (slow, pause, straggler): those act on compute, which
 // only a replay has.
-NetworkSetup link_fault_setup(const FaultPlan& plan, const Topology& topo);
+NetworkSetup link_fault_setup(const FaultPlan& plan);
 
 }  // namespace collsim

@@ -9,6 +9,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/text_file.hpp"
+#include "sim/faults/replay_timings.hpp"
 
 namespace collsim {
 
@@ -107,7 +108,8 @@ std::vector<RankTiming> read_rank_timings_csv(const std::string& text, const std
 }
 
 std::vector<RankTiming> load_rank_timings(const std::string& path) {
-    return read_rank_timings_csv(read_text_file(path), path);
+    const std::string text = read_text_file(path);
+    return looks_like_json(text) ? read_replay_timings(text, path) : read_rank_timings_csv(text, path);
 }
 
 }  // namespace collsim

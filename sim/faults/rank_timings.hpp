@@ -22,6 +22,7 @@ struct RankTiming {
 
 // Throws InputErrors naming file:line:column, the column and what was expected.
 std::vector<RankTiming> read_rank_timings_csv(const std::string& text, const std::string& name);
+// A CSV file as above, or a replay's JSON report (replay_timings.hpp).
 std::vector<RankTiming> load_rank_timings(const std::string& path);
 
 }  // namespace collsim

@@ -35,6 +35,17 @@ std::vector<std::vector<ResourceId>> Network::stalled_flows() const {
     return out;
 }
 
+std::vector<ResourceId> Network::dead_on_stalled(std::size_t limit) const {
+    std::vector<ResourceId> dead;
+    for (const Flow& f : flows_)
+        if (f.active && f.rate == 0)
+            for (ResourceId r : f.resources)
+                if (r < limit && capacity_[r] == 0) dead.push_back(r);
+    std::sort(dead.begin(), dead.end());
+    dead.erase(std::unique(dead.begin(), dead.end()), dead.end());
+    return dead;
+}
+
 Bytes Network::carried(ResourceId r) const { return Bytes(static_cast<int64_t>(carried_[r] / kScale)); }
 
 Bytes Network::carried_now(ResourceId r) const {

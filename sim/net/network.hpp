@@ -47,6 +47,9 @@ public:
     // Flows that cannot progress (rate zero), with their resources: what a
     // hang report shows.
     std::vector<std::vector<ResourceId>> stalled_flows() const;
+    // The zero-capacity resources below `limit` (link directions) that
+    // stalled flows wait on, in order: the dead links a hang report names.
+    std::vector<ResourceId> dead_on_stalled(std::size_t limit) const;
     // Latency added to flows that start on a resource from now on (a degraded link).
     void set_extra_latency(ResourceId r, Time t) { extra_latency_[r] = t; }
     Time extra_latency(const std::vector<ResourceId>& path) const;

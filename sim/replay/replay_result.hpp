@@ -4,6 +4,7 @@
 // bytes each network resource carried. Metrics and reports are computed from
 // this; the replayer itself draws no conclusions.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,8 @@ struct CollectiveRun {
     bool lumped = false;         // ring steps lumped, for the same reason (ring_steps.hpp)
     Time first_arrival, last_arrival, end;
     int last_rank = 0;  // who arrived last
+    std::vector<int> members;     // ranks in the group's order
+    std::vector<Time> arrivals;   // when each member reached it (what per-rank logs show as entry)
 };
 
 struct P2PRun {
@@ -51,6 +54,25 @@ struct P2PRun {
     std::string name, recv_name;  // the send op's and the receive op's
     Bytes bytes;
     Time send_arrival, recv_arrival, start, end;
+};
+
+// Communication that could not finish when a replay stopped early.
+struct StuckCommunication {
+    std::string name;
+    int step = 0;
+    bool launched = false;     // every rank arrived: its transfers could not finish
+    std::vector<int> waiting;  // ranks inside it, waiting
+    std::vector<int> missing;  // ranks that never arrived
+};
+
+// Why a replay stopped before every op finished, when faults or the watchdog
+// stopped it (a trace that deadlocks by itself is an input error instead).
+struct ReplayHang {
+    Time at;
+    bool timed_out = false;  // the watchdog fired; otherwise nothing could progress
+    std::vector<StuckCommunication> stuck;  // collectives and send/recv pairs
+    std::vector<int> paused_ranks;          // held by a pause without an end
+    std::vector<ChannelId> dead_channels;   // zero-capacity link directions on stalled flows
 };
 
 // Bytes carried per link direction at regular times, for utilisation tracks.
@@ -70,6 +92,7 @@ struct ReplayResult {
     std::vector<Bytes> carried;  // per link direction (ChannelId)
     LinkSamples samples;
     uint64_t events = 0;
+    std::optional<ReplayHang> hang;
 
     InstanceId instance(int rank, int step, OpIndex op, std::size_t ops) const {
         return first_instance[static_cast<std::size_t>(rank)] + static_cast<InstanceId>(step * ops) + op;

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/faults/compute_faults.hpp"
+#include "sim/faults/link_faults.hpp"
 #include "sim/replay/comm_launcher.hpp"
 #include "sim/replay/compute_cost.hpp"
 #include "sim/replay/link_sampler.hpp"
@@ -56,7 +58,9 @@ private:
     void launch_p2p(const Member& send, const Member& recv);
     void finish_run(std::vector<Member> members);
     void index_p2p(int r);
-    [[noreturn]] void report_hang();
+    bool progressing() const;
+    [[noreturn]] void report_deadlock();
+    ReplayHang hang_report(bool timed_out) const;
 
     const Topology& topo_;
     const Trace& trace_;
@@ -73,6 +77,10 @@ private:
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, PendingCollective> collectives_;
     std::map<std::tuple<int, int, uint32_t>, PendingP2P> p2p_;
     std::size_t outstanding_ = 0;
+    std::optional<ComputeFaults> compute_faults_;
+    std::map<uint32_t, std::vector<Member>> running_collectives_, running_p2p_;  // by run
+    std::vector<int> paused_;  // ranks held by a pause without an end
+    Time last_progress_{};
     ReplayResult result_;
 };
 
@@ -108,6 +116,10 @@ Replayer::Replayer(const Topology& topo, const Trace& trace, const ReplayOptions
         result_.first_instance.push_back(next);
         next += static_cast<InstanceId>(rank.program->ops.size() * static_cast<std::size_t>(opts.steps));
     }
+    if (opts.faults) {
+        apply_link_faults(*opts.faults, sim_, net_, [this] { return progressing(); });
+        compute_faults_.emplace(*opts.faults, gpus_, opts.seed);
+    }
     result_.timings.resize(next);
     waiting_.resize(next);
     outstanding_ = next;
@@ -136,8 +148,15 @@ ReplayResult Replayer::run() {
     for (int r = 0; r < trace_.ranks; ++r)
         for (OpIndex i = 0; i < ranks_[static_cast<std::size_t>(r)].program->ops.size(); ++i)
             if (waiting_[instance({r, 0, i})] == 0) ready({r, 0, i});
-    sim_.run();
-    if (outstanding_ > 0) report_hang();
+    if (opts_.timeout)
+        sim_.run_until(*opts_.timeout);
+    else
+        sim_.run();
+    if (outstanding_ > 0) {
+        const bool timed_out = opts_.timeout && sim_.pending() > 0;
+        if (!timed_out && running_collectives_.empty() && running_p2p_.empty() && paused_.empty()) report_deadlock();
+        result_.hang = hang_report(timed_out);
+    }
     for (const OpTiming& t : result_.timings) result_.makespan = std::max(result_.makespan, t.end);
     for (ChannelId c = 0; c < topo_.channel_count(); ++c) result_.carried.push_back(net_.carried(c));
     if (sampler) result_.samples = sampler->take();
@@ -156,10 +175,18 @@ void Replayer::ready(const Member& m) {
     t.ready = sim_.now();
     const TraceOp& op = op_of(m);
     switch (op.kind) {
-        case OpKind::compute:
+        case OpKind::compute: {
             t.start = sim_.now();
-            sim_.schedule_in(coster_.duration(m.rank, op), [this, m] { complete(m); });
+            const Time nominal = coster_.duration(m.rank, op);
+            const std::optional<Time> end = compute_faults_
+                                                ? compute_faults_->end(m.rank, m.step, m.op, sim_.now(), nominal)
+                                                : std::optional<Time>(sim_.now() + nominal);
+            if (end)
+                sim_.schedule_at(*end, [this, m] { complete(m); });
+            else
+                paused_.push_back(m.rank);
             break;
+        }
         case OpKind::collective: arrive_collective(m); break;
         case OpKind::send:
         case OpKind::recv: arrive_p2p(m); break;
@@ -171,6 +198,7 @@ void Replayer::complete(const Member& m) {
     result_.timings[x].end = sim_.now();
     result_.timings[x].done = true;
     --outstanding_;
+    last_progress_ = sim_.now();
     const Rank& rank = ranks_[static_cast<std::size_t>(m.rank)];
     for (OpIndex d : rank.plan->dependents[m.op]) release({m.rank, m.step, d}, x);
     const OpIndex next = rank.plan->stream_next[m.op];
@@ -231,10 +259,13 @@ void Replayer::launch_collective(PendingCollective&& p, uint32_t comm, uint32_t 
         t.start = sim_.now();
         t.run = run;
         gpus.push_back(gpus_[static_cast<std::size_t>(m.rank)]);
+        rec.members.push_back(m.rank);
+        rec.arrivals.push_back(t.ready);
         const CollectiveSpec& mine = op_of(m).collective;
         if (!spec.split.empty()) split.push_back(mine.split);
         if (mine.duration) measured = std::min(measured, *mine.duration);
     }
+    running_collectives_.emplace(run, p.members);
     auto done = [this, members = std::move(p.members)]() mutable { finish_run(std::move(members)); };
     if (spec.duration) {
         rec.algo = "measured";
@@ -288,6 +319,7 @@ void Replayer::launch_p2p(const Member& send, const Member& recv) {
         result_.timings[instance(m)].run = run;
     }
     result_.p2p.push_back(rec);
+    running_p2p_.emplace(run, std::vector<Member>{send, recv});
     launcher_.p2p(gpus_[static_cast<std::size_t>(send.rank)], gpus_[static_cast<std::size_t>(recv.rank)], rec.bytes,
                   [this, send, recv] { finish_run({send, recv}); });
 }
@@ -297,10 +329,56 @@ void Replayer::finish_run(std::vector<Member> members) {
     const bool p2p = op_of(members[0]).kind != OpKind::collective;
     if (p2p) result_.p2p[first.run].end = sim_.now();
     else result_.collectives[first.run].end = sim_.now();
+    (p2p ? running_p2p_ : running_collectives_).erase(first.run);
     for (const Member& m : members) complete(m);
 }
 
-void Replayer::report_hang() {
+// Whether the job still moves: periodic faults (a flapping link) stop once
+// nothing has finished for a simulated minute, so a hung replay ends.
+bool Replayer::progressing() const {
+    constexpr Time kQuiet = Time::from_ps(int64_t{60} * 1'000'000'000'000);
+    return outstanding_ > 0 && sim_.now() - last_progress_ < kQuiet;
+}
+
+ReplayHang Replayer::hang_report(bool timed_out) const {
+    ReplayHang h;
+    h.at = timed_out ? sim_.now() : sim_.last_event();
+    h.timed_out = timed_out;
+    auto ranks = [](const std::vector<Member>& ms) {
+        std::vector<int> out;
+        for (const Member& m : ms) out.push_back(m.rank);
+        return out;
+    };
+    for (const auto& [run, members] : running_collectives_)
+        h.stuck.push_back({result_.collectives[run].name, members[0].step + 1, true, ranks(members), {}});
+    for (const auto& [run, members] : running_p2p_)
+        h.stuck.push_back({result_.p2p[run].name, members[0].step + 1, true, ranks(members), {}});
+    for (const auto& [key, p] : collectives_) {
+        StuckCommunication s;
+        const auto& group = trace_.communicators[std::get<0>(key)].groups[std::get<1>(key)];
+        for (std::size_t i = 0; i < p.members.size(); ++i) {
+            if (!p.present[i]) {
+                s.missing.push_back(group[i]);
+                continue;
+            }
+            s.waiting.push_back(p.members[i].rank);
+            s.name = op_of(p.members[i]).name;
+            s.step = p.members[i].step + 1;
+        }
+        h.stuck.push_back(std::move(s));
+    }
+    for (const auto& [key, p] : p2p_) {
+        const Member& m = p.send ? *p.send : *p.recv;
+        h.stuck.push_back({op_of(m).name, m.step + 1, false, {m.rank},
+                           {p.send ? std::get<1>(key) : std::get<0>(key)}});
+    }
+    h.paused_ranks = paused_;
+    std::sort(h.paused_ranks.begin(), h.paused_ranks.end());
+    for (ResourceId r : net_.dead_on_stalled(topo_.channel_count())) h.dead_channels.push_back(r);
+    return h;
+}
+
+void Replayer::report_deadlock() {
     std::vector<InputError> errors;
     const std::string at = format_time(sim_.now());
     auto where = [&](const Member& m) {

@@ -6,6 +6,9 @@
 // together. All communication shares one Simulator and one Network, so
 // concurrent collectives contend for links. Rank r runs on the topology's
 // r-th GPU.
+#include <optional>
+
+#include "sim/faults/fault_plan.hpp"
 #include "sim/hw/topology.hpp"
 #include "sim/model/calibration.hpp"
 #include "sim/replay/replay_result.hpp"
@@ -20,10 +23,14 @@ struct ReplayOptions {
     // Collectives with more steps than this are simulated with fewer channels
     // than NCCL launches (PredictRequest::max_steps); the report says so.
     std::size_t max_schedule_steps = 4'000'000;
+    const FaultPlan* faults = nullptr;  // link and compute faults (sim/faults), if any
+    std::optional<Time> timeout;        // watchdog: stop there and report a hang
+    uint64_t seed = 1;                  // for intermittent stragglers
 };
 
 // Throws InputError when the trace needs more GPUs than the topology has, and
-// InputErrors naming the stuck ops when the trace deadlocks.
+// InputErrors naming the stuck ops when the trace deadlocks by itself. When
+// faults or the watchdog stop it, the result holds a hang report instead.
 ReplayResult replay(const Topology& topo, const Trace& trace, const ReplayOptions& opts);
 
 }  // namespace collsim

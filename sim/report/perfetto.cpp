@@ -80,12 +80,41 @@ void link_tracks(ordered_json& events, const ReplayReport& rep, std::size_t link
                                       {"args", ordered_json{{"GB/s", 0.0}}}});
     }
 }
+// One track per fault, a slice over each window it acts in (for a flapping
+// link, each time it is down), clipped to the replay's span.
+void fault_tracks(ordered_json& events, const ReplayReport& rep) {
+    if (!rep.faults || rep.faults->faults.empty()) return;
+    constexpr std::size_t kMostFlaps = 10'000;  // a fast flap over a long replay
+    const int pid = rep.result->ranks + 1;
+    const Time span = rep.result->makespan;
+    events.push_back(meta("process_name", pid, -1, "faults"));
+    events.push_back(ordered_json{{"ph", "M"}, {"name", "process_sort_index"}, {"pid", pid},
+                                  {"args", ordered_json{{"sort_index", pid}}}});
+    for (std::size_t k = 0; k < rep.faults->faults.size(); ++k) {
+        const Fault& f = rep.faults->faults[k];
+        const std::string kind{to_string(f.kind)};
+        const auto tid = static_cast<uint32_t>(k);
+        events.push_back(meta("thread_name", pid, static_cast<int>(k), kind + " " + f.target));
+        const Time end = f.duration ? std::min(span, f.at + *f.duration) : span;
+        auto window = [&](Time a, Time b) {
+            if (a < b) events.push_back(slice(kind, "fault", pid, tid, a, b, ordered_json{{"target", f.target}}));
+        };
+        if (f.kind != FaultKind::flap) {
+            window(f.at, end);
+            continue;
+        }
+        const Time up = Time::from_ps(static_cast<int64_t>(static_cast<double>(f.period.ps()) * f.duty));
+        std::size_t n = 0;
+        for (Time t = f.at; t < end && n < kMostFlaps; t += f.period, ++n) window(t + up, std::min(end, t + f.period));
+    }
+}
 }  // namespace
 
 std::string render_perfetto(const ReplayReport& rep, std::size_t links) {
     ordered_json events = ordered_json::array();
     rank_tracks(events, rep);
     link_tracks(events, rep, links);
+    fault_tracks(events, rep);
     ordered_json doc{{"displayTimeUnit", "ns"}, {"traceEvents", std::move(events)}};
     return doc.dump() + "\n";
 }

@@ -18,6 +18,16 @@ ordered_json fractions(const Fractions& f) {
                         {"idle", f.idle}};
 }
 
+ordered_json arrivals(const CollectiveRun& c) {
+    ordered_json a = ordered_json::array();
+    for (Time t : c.arrivals) a.push_back(us(t));
+    return a;
+}
+
+ordered_json step_times(const StepTimes& s) {
+    return ordered_json{{"p50_us", us(s.p50)}, {"p99_us", us(s.p99)}, {"max_us", us(s.max)}, {"mean_us", us(s.mean)}};
+}
+
 ordered_json collective(const ReplayReport& rep, const CollectiveRun& c) {
     const Time latency = c.end - c.last_arrival;
     const double algbw = latency.ps() > 0 ? static_cast<double>(c.bytes.count()) / (us(latency) * 1e3) : 0;
@@ -38,6 +48,8 @@ ordered_json collective(const ReplayReport& rep, const CollectiveRun& c) {
                         {"latency_us", us(latency)},
                         {"arrival_skew_us", us(c.last_arrival - c.first_arrival)},
                         {"last_rank", c.last_rank},
+                        {"members", c.members},
+                        {"arrivals_us", arrivals(c)},
                         {"busbw_GBps", algbw * busbw_factor(c.kind, c.ranks)}};
 }
 }  // namespace
@@ -53,6 +65,11 @@ std::string render_replay_json(const ReplayReport& rep) {
     j["step_time_us"] = us(m.step_time);
     j["span_us"] = us(m.span);
     j["fractions"] = fractions(m.average);
+    j["step_times"] = step_times(rep.steps);
+    if (rep.baseline) {
+        j["baseline_step_times"] = step_times(*rep.baseline);
+        j["throughput_lost_pct"] = throughput_lost_pct(rep);
+    }
     const RankBreakdown& worst = m.ranks[static_cast<std::size_t>(m.worst_rank)];
     j["worst_rank"] = ordered_json{{"rank", worst.rank}, {"fractions", fractions(worst.fractions)}};
     ordered_json ranks = ordered_json::array();

@@ -28,6 +28,11 @@ std::vector<LinkUsage> busiest_links(const Topology& topo, const ReplayResult& r
     return all;
 }
 
+double throughput_lost_pct(const ReplayReport& rep) {
+    if (!rep.baseline || rep.steps.mean.ps() == 0) return 0;
+    return 100.0 * (1.0 - static_cast<double>(rep.baseline->mean.ps()) / static_cast<double>(rep.steps.mean.ps()));
+}
+
 ReplayReport make_replay_report(const Topology& topo, const Trace& trace, const ReplayResult& r,
                                 std::size_t top_links) {
     ReplayReport rep;
@@ -37,6 +42,7 @@ ReplayReport make_replay_report(const Topology& topo, const Trace& trace, const 
     rep.metrics = step_metrics(trace, r);
     rep.bubbles = find_bubbles(trace, r);
     rep.links = busiest_links(topo, r, top_links);
+    rep.steps = step_times(trace, r);
     return rep;
 }
 

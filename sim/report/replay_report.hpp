@@ -4,13 +4,16 @@
 // the busiest links. Rendered as a table for people or as JSON with stable
 // names for scripts: {"step_time_us", "ranks", "fractions": {"compute",
 // "exposed_comm", "overlapped_comm", "idle"}, "collectives", "bubbles", "links"}.
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/faults/fault_plan.hpp"
 #include "sim/hw/topology.hpp"
 #include "sim/replay/bubbles.hpp"
 #include "sim/replay/replay_result.hpp"
 #include "sim/replay/step_metrics.hpp"
+#include "sim/replay/step_times.hpp"
 
 namespace collsim {
 
@@ -33,6 +36,9 @@ struct ReplayReport {
     StepMetrics metrics;
     std::vector<Bubble> bubbles;
     std::vector<LinkUsage> links;
+    StepTimes steps;
+    std::optional<StepTimes> baseline;  // the same replay without its faults
+    const FaultPlan* faults = nullptr;  // the faults it ran with, if any
 };
 
 ReplayReport make_replay_report(const Topology& topo, const Trace& trace, const ReplayResult& r,
@@ -43,5 +49,9 @@ std::string render_replay_table(const ReplayReport& rep, std::size_t rows);
 std::string render_replay_json(const ReplayReport& rep);
 // One row per rank: its times and shares.
 std::string render_replay_csv(const ReplayReport& rep);
+// Steps per second lost to the faults, against the baseline (0 without one).
+double throughput_lost_pct(const ReplayReport& rep);
+// A replay that faults or the watchdog stopped: where, and who waits for what.
+std::string render_replay_hang(const Topology& topo, const ReplayHang& h, bool json);
 
 }  // namespace collsim

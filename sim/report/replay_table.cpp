@@ -38,6 +38,20 @@ std::string size(Bytes b) {
     return fmt::format("{}B", b.count());
 }
 
+// Over several steps, or with faults: the spread of step times, and what the
+// faults cost against the same replay without them.
+void distribution(std::string& out, const ReplayReport& rep) {
+    const StepTimes& s = rep.steps;
+    if (rep.result->steps > 1 || rep.baseline)
+        out += fmt::format("step times over {} step{}: p50 {}, p99 {}, max {}\n", s.each.size(),
+                           s.each.size() == 1 ? "" : "s", ms_or_us(s.p50), ms_or_us(s.p99), ms_or_us(s.max));
+    if (rep.baseline)
+        out += fmt::format("without the faults:       p50 {}, p99 {}, max {}; throughput lost {:.1f}%\n",
+                           ms_or_us(rep.baseline->p50), ms_or_us(rep.baseline->p99), ms_or_us(rep.baseline->max),
+                           throughput_lost_pct(rep));
+    if (rep.result->steps > 1 || rep.baseline) out += "\n";
+}
+
 void breakdown(std::string& out, const ReplayReport& rep) {
     const StepMetrics& m = rep.metrics;
     const Fractions& a = m.average;
@@ -135,6 +149,7 @@ std::string render_replay_table(const ReplayReport& rep, std::size_t rows) {
                                   r.ranks, r.steps, r.steps == 1 ? "" : "s");
     out += fmt::format("step time {}{}\n\n", ms_or_us(rep.metrics.step_time),
                        r.steps > 1 ? fmt::format(" (span {} / {} steps)", ms_or_us(rep.metrics.span), r.steps) : "");
+    distribution(out, rep);
     breakdown(out, rep);
     collectives(out, rep, rows);
     transfers(out, rep);

@@ -1,0 +1,77 @@
+#include "sim/faults/replay_timings.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/core/error.hpp"
+
+namespace collsim {
+
+namespace {
+using nlohmann::json;
+
+// Line and column of a byte offset, for nlohmann's parse errors.
+SourceLocation position(const std::string& text, std::size_t byte, const std::string& name) {
+    int line = 1, column = 1;
+    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return SourceLocation{name, line, column};
+}
+
+const json& field(const json& j, const char* key, const std::string& path, const std::string& name,
+                  bool (json::*is)() const, const char* expected) {
+    if (!j.contains(key) || !(j.at(key).*is)())
+        throw InputError(SourceLocation{name, 0, 0}, path + "." + key, expected,
+                         j.contains(key) ? j.at(key).dump() : std::string("nothing"));
+    return j.at(key);
+}
+}  // namespace
+
+bool looks_like_json(const std::string& text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    return first != std::string::npos && text[first] == '{';
+}
+
+std::vector<RankTiming> read_replay_timings(const std::string& text, const std::string& name) {
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw InputError(position(text, e.byte > 0 ? e.byte - 1 : 0, name), "json", "a replay's JSON report",
+                         "malformed JSON");
+    }
+    if (doc.contains("hang"))
+        throw InputError(SourceLocation{name, 0, 0}, "hang", "a replay that finished",
+                         "a hang report: no collective timings to diagnose");
+    const json& colls = field(doc, "collectives", "", name, &json::is_array, "the replay's collectives (an array)");
+    std::vector<RankTiming> rows;
+    for (std::size_t i = 0; i < colls.size(); ++i) {
+        const std::string path = fmt::format("collectives[{}]", i);
+        const json& c = colls[i];
+        const json& members = field(c, "members", path, name, &json::is_array, "the ranks taking part (an array)");
+        const json& arrivals = field(c, "arrivals_us", path, name, &json::is_array, "one arrival time per member");
+        const double start = field(c, "start_us", path, name, &json::is_number, "a time in microseconds").get<double>();
+        const double latency = field(c, "latency_us", path, name, &json::is_number, "a time in microseconds").get<double>();
+        if (arrivals.size() != members.size())
+            throw InputError(SourceLocation{name, 0, 0}, path + ".arrivals_us",
+                             fmt::format("{} times, one per member", members.size()), std::to_string(arrivals.size()));
+        for (std::size_t k = 0; k < members.size(); ++k) {
+            if (!members[k].is_number_integer() || !arrivals[k].is_number())
+                throw InputError(SourceLocation{name, 0, 0}, fmt::format("{}.members[{}]", path, k),
+                                 "a rank and its arrival time", members[k].dump() + ", " + arrivals[k].dump());
+            rows.push_back(RankTiming{members[k].get<int>(), static_cast<int64_t>(i), arrivals[k].get<double>(),
+                                      start + latency});
+        }
+    }
+    if (rows.empty())
+        throw InputError(SourceLocation{name, 0, 0}, "collectives", "at least one collective", "none");
+    return rows;
+}
+
+}  // namespace collsim
