@@ -17,6 +17,10 @@ int pipeline_chunks(const CollectiveCall& call, Bytes per_channel, int stages) {
     const int64_t wanted = std::max<int64_t>(1, (per_channel.count() + chunk - 1) / chunk);
     int64_t cap = std::max<int64_t>(1, kMaxPipelineChunkHops / std::max(call.ranks, 1));
     if (stages > 0) cap = std::min(cap, kChunksPerStage * stages);
+    if (call.max_steps > 0)
+        cap = std::min(cap, std::max<int64_t>(1, static_cast<int64_t>(call.max_steps) /
+                                                     (kMaxStepsPerChunkRank * std::max(call.ranks, 1) *
+                                                      std::max(call.channels, 1))));
     return static_cast<int>(std::min(wanted, cap));
 }
 

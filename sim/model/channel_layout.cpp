@@ -8,7 +8,7 @@
 namespace collsim {
 
 std::vector<std::vector<DeviceId>> rail_aligned_channels(const Topology& topo, const std::vector<DeviceId>& ranks,
-                                                         int channels) {
+                                                         int channels, bool alternate) {
     const std::vector<uint32_t> node = node_of_devices(topo);
     std::vector<std::vector<DeviceId>> groups;  // nodes in order of first appearance
     std::map<uint32_t, std::size_t> group_of;
@@ -25,7 +25,7 @@ std::vector<std::vector<DeviceId>> rail_aligned_channels(const Topology& topo, c
             std::vector<DeviceId> local = groups[k];
             std::rotate(local.begin(), local.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(c) % local.size()),
                         local.end());
-            if (k % 2 == 1) std::reverse(local.begin(), local.end());
+            if (alternate && k % 2 == 1) std::reverse(local.begin(), local.end());
             order.insert(order.end(), local.begin(), local.end());
         }
         out.push_back(std::move(order));

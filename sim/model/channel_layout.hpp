@@ -8,11 +8,14 @@
 namespace collsim {
 
 // Per channel, the GPU that plays each rank position. Inside each node the
-// ranks are rotated by the channel number, and every other node runs the
-// rotation backwards, so that a ring leaves a node from the GPU (and NIC
-// rail) on which it enters the next: NCCL's graph search builds its
-// inter-node rings rail-aligned the same way. Empty for a single node.
+// ranks are rotated by the channel number. With `alternate` (rings and
+// chains), every other node runs the rotation backwards, so that a ring
+// leaves a node from the GPU (and NIC rail) on which it enters the next:
+// NCCL's graph search builds its inter-node rings rail-aligned the same way.
+// Without it, the same position is the same rail in every node, as trees
+// (node heads), rails and pairwise exchanges across nodes need. Empty for a
+// single node.
 std::vector<std::vector<DeviceId>> rail_aligned_channels(const Topology& topo, const std::vector<DeviceId>& ranks,
-                                                         int channels);
+                                                         int channels, bool alternate);
 
 }  // namespace collsim
