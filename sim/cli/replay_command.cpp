@@ -30,6 +30,9 @@ CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
                   "simulate fewer channels than NCCL launches past this many steps per collective (memory and time)")
         ->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (intermittent stragglers in --faults)")->capture_default_str();
+    c->add_option("--algo", o.algo, "every collective's algorithm (as NCCL_ALGO), or auto: NCCL's tuner")
+        ->capture_default_str();
+    c->add_option("--proto", o.proto, "every collective's protocol (as NCCL_PROTO), or auto")->capture_default_str();
     c->add_option("--faults", o.faults, "fault scenario YAML: link faults and compute faults (slow, pause, straggler)");
     c->add_option("--timeout", o.timeout, "watchdog: stop the replay there and report a hang, e.g. 10min");
     c->add_flag("--fail-on-hang", o.fail_on_hang, "exit 1 when the replay hangs");
@@ -50,6 +53,8 @@ int run_replay(const ReplayCliOptions& o) {
     opts.sample_links = !o.perfetto.empty();
     if (!o.calibration.empty()) opts.calibration = load_calibration(o.calibration);
     opts.max_schedule_steps = o.max_schedule_steps;
+    opts.algo = o.algo;
+    opts.proto = o.proto;
     opts.timeout = parse_timeout(o.timeout);
     opts.seed = o.seed;
     std::optional<FaultPlan> faults;

@@ -16,6 +16,7 @@ struct ReplayCliOptions {
     int rows = 10;   // collectives and bubbles listed in the table
     int links = 10;  // busiest links reported (and given Perfetto tracks)
     uint64_t seed = 1;
+    std::string algo = "auto", proto = "auto";
     std::string faults;   // fault scenario YAML; empty: none
     std::string timeout;  // watchdog; empty: none
     bool fail_on_hang = false;

@@ -29,8 +29,9 @@ struct LaunchInfo {
 
 class CommLauncher {
 public:
+    // `algo` and `proto` fix every collective's choice ("auto": NCCL's tuner).
     CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo, const Calibration& cal,
-                 std::size_t max_schedule_steps);
+                 std::size_t max_schedule_steps, std::string algo = "auto", std::string proto = "auto");
 
     LaunchInfo collective(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes, int root,
                           std::function<void()> done);
@@ -51,6 +52,7 @@ private:
     const Topology& topo_;
     const Calibration& cal_;
     std::size_t max_steps_;
+    std::string algo_, proto_;
     Protocol p2p_proto_;
     // One plan (with its schedule) per group of GPUs, operation and size.
     std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t, int>, CollectivePlan> plans_;
