@@ -136,3 +136,21 @@ TEST_CASE("gen moe is seeded: the same seed gives the same trace, another seed a
     CHECK(a.out == b.out);
     CHECK(a.out != c.out);
 }
+
+TEST_CASE("replay --algo and --proto fix every collective's choice, and bad ones are refused") {
+    const std::string args = kDgx + "--trace workloads/samples/tp-decode-8gpu.yaml --format json";
+    auto tuned = run_cli(args), ring = run_cli(args + " --algo ring --proto simple");
+    REQUIRE(tuned.exit_code == 0);
+    REQUIRE(ring.exit_code == 0);
+    const auto pinned = nlohmann::json::parse(ring.out), chosen = nlohmann::json::parse(tuned.out);
+    for (const auto& c : pinned["collectives"]) {
+        CHECK(c["algo"] == "ring");
+        CHECK(c["proto"] == "simple");
+    }
+    bool differs = false;
+    for (const auto& c : chosen["collectives"]) differs = differs || c["algo"] != "ring" || c["proto"] != "simple";
+    CHECK(differs);  // the tuner's choice for decode-sized AllReduces is not ring/Simple
+    auto bad = run_cli(args + " --algo spiral");
+    CHECK(bad.exit_code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("--algo") && Catch::Contains("spiral"));
+}
