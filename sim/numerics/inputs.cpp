@@ -67,8 +67,8 @@ void fill_as(const std::vector<float>& deviate, uint64_t r, int64_t first, std::
 }
 }  // namespace
 
-void InputData::fill(int rank, int64_t first, std::size_t count, const float* scales, float* out) const {
-    const uint64_t r = seed_ ^ (static_cast<uint64_t>(rank) * 0xd1b54a32d192ed03ULL);
+void InputData::fill(int contribution, int64_t first, std::size_t count, const float* scales, float* out) const {
+    const uint64_t r = seed_ ^ (static_cast<uint64_t>(contribution) * 0xd1b54a32d192ed03ULL);
     switch (format_) {
         case FloatFormat::fp32: fill_as<FloatFormat::fp32>(deviate_, r, first, count, scales, out, kTable - 1); break;
         case FloatFormat::bf16: fill_as<FloatFormat::bf16>(deviate_, r, first, count, scales, out, kTable - 1); break;
@@ -76,10 +76,10 @@ void InputData::fill(int rank, int64_t first, std::size_t count, const float* sc
     }
 }
 
-float InputData::value(int rank, int64_t element) const {
+float InputData::value(int contribution, int64_t element) const {
     float scale, out;
     element_scales(element, 1, &scale);
-    fill(rank, element, 1, &scale, &out);
+    fill(contribution, element, 1, &scale, &out);
     return out;
 }
 
