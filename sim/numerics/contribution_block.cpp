@@ -35,27 +35,38 @@ ContributionBlock::ContributionBlock(const InputData& inputs, int contributions,
 
 void ContributionBlock::load(int64_t first, std::size_t count) {
     inputs_.element_scales(first, count, scales_.data());
-    std::fill_n(exact_.begin(), count, 0.0);
-    std::fill_n(compensation_.begin(), count, 0.0);
-    std::fill_n(magnitude_.begin(), count, 0.0);
-    for (int m = 0; m < contributions_; ++m) {
-        float* row = values_.data() + static_cast<std::size_t>(m) * capacity_;
-        inputs_.fill(m, first, count, scales_.data(), row);
-        // Neumaier's compensated summation in double.
-        for (std::size_t i = 0; i < count; ++i) {
-            const double v = row[i], s = exact_[i] + v;
-            compensation_[i] += std::fabs(exact_[i]) >= std::fabs(v) ? (exact_[i] - s) + v : (v - s) + exact_[i];
-            exact_[i] = s;
-            magnitude_[i] += std::fabs(v);
-        }
-    }
-    for (std::size_t i = 0; i < count; ++i) exact_[i] += compensation_[i];
+    for (int m = 0; m < contributions_; ++m)
+        inputs_.fill(m, first, count, scales_.data(), values_.data() + static_cast<std::size_t>(m) * capacity_);
+    sum_exactly(count);
     if (local_.empty()) return;
     switch (acc_.accum) {
         case FloatFormat::fp32: sum_locally<FloatFormat::fp32>(count); break;
         case FloatFormat::bf16: sum_locally<FloatFormat::bf16>(count); break;
         case FloatFormat::fp16: sum_locally<FloatFormat::fp16>(count); break;
     }
+}
+
+// Compensated summation in double, in contribution order: Neumaier's
+// method, with each addition's rounding error taken by Knuth's branch-free
+// TwoSum (the same exact error as Neumaier's compare-and-subtract, without a
+// branch that mispredicts on random signs), so the loop vectorises.
+void ContributionBlock::sum_exactly(std::size_t count) {
+    double* __restrict sum = exact_.data();
+    double* __restrict comp = compensation_.data();
+    double* __restrict mag = magnitude_.data();
+    std::fill_n(sum, count, 0.0);
+    std::fill_n(comp, count, 0.0);
+    std::fill_n(mag, count, 0.0);
+    for (std::size_t m = 0; m < static_cast<std::size_t>(contributions_); ++m) {
+        const float* __restrict row = values_.data() + m * capacity_;
+        for (std::size_t i = 0; i < count; ++i) {
+            const double v = row[i], s = sum[i] + v, v_part = s - sum[i];
+            comp[i] += (sum[i] - (s - v_part)) + (v - v_part);
+            sum[i] = s;
+            mag[i] += std::fabs(v);
+        }
+    }
+    for (std::size_t i = 0; i < count; ++i) sum[i] += comp[i];
 }
 
 // Each rank's share, added in index order with every partial sum rounded to

@@ -38,6 +38,7 @@ public:
     const double* magnitude() const { return magnitude_.data(); }
 
 private:
+    void sum_exactly(std::size_t count);
     template <FloatFormat F>
     void sum_locally(std::size_t count);
 
