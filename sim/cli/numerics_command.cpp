@@ -12,7 +12,8 @@
 namespace collsim {
 
 CLI::App* add_numerics_command(CLI::App& app, NumericsOptions& o) {
-    CLI::App* c = app.add_subcommand("numerics", "reduction-order error and run-to-run variation of an algorithm");
+    CLI::App* c = app.add_subcommand(
+        "numerics", "reduction-order error and run-to-run variation of an algorithm, or of several configurations");
     c->add_option("--op", o.op, "allreduce or reducescatter")->capture_default_str();
     c->add_option("--algo", o.algo, "algorithm")->capture_default_str();
     c->add_option("--compare", o.compare,
@@ -29,6 +30,12 @@ CLI::App* add_numerics_command(CLI::App& app, NumericsOptions& o) {
     c->add_option("--seed", o.seed, "seed for inputs and jitter")->capture_default_str();
     c->add_option("--dist", o.dist, "normal, lognormal or gradients")->capture_default_str();
     c->add_option("--format", o.format, "table or json")->capture_default_str();
+    c->footer(
+        "--compare examples: ring,tree (algorithms); ring@8,ring@16,ring@32 (rank counts); "
+        "tree@16:topologies/cluster-h100-2n.yaml,tree@16 (topologies; no topology: a crossbar). Each pair of "
+        "configurations reports whether it is bitwise identical, the elements that differ, the largest ulp distance "
+        "and the largest relative difference |a-b|/max(|a|,|b|); each configuration, its error against the exact sum "
+        "(the same for all).");
     return c;
 }
 
