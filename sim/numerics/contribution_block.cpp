@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/numerics/vector_clones.hpp"
+
 namespace collsim {
 
 namespace {
@@ -50,7 +52,7 @@ void ContributionBlock::load(int64_t first, std::size_t count) {
 // method, with each addition's rounding error taken by Knuth's branch-free
 // TwoSum (the same exact error as Neumaier's compare-and-subtract, without a
 // branch that mispredicts on random signs), so the loop vectorises.
-void ContributionBlock::sum_exactly(std::size_t count) {
+COLLSIM_VECTOR_CLONES void ContributionBlock::sum_exactly(std::size_t count) {
     double* __restrict sum = exact_.data();
     double* __restrict comp = compensation_.data();
     double* __restrict mag = magnitude_.data();

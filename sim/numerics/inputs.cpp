@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "sim/core/random.hpp"
+#include "sim/numerics/vector_clones.hpp"
 
 namespace collsim {
 
@@ -56,7 +57,7 @@ void InputData::element_scales(int64_t first, std::size_t count, float* out) con
 
 namespace {
 template <FloatFormat F>
-void fill_as(const std::vector<float>& deviate, uint64_t r, int64_t first, std::size_t count, const float* scales,
+COLLSIM_VECTOR_CLONES void fill_as(const std::vector<float>& deviate, uint64_t r, int64_t first, std::size_t count, const float* scales,
              float* out, std::size_t mask) {
     // Three passes per piece, each a plain loop: the hashes, the table
     // look-ups (one at a time: there is no gather before AVX2), then the

@@ -56,8 +56,8 @@ PairDifference compare_results(FloatFormat f, const std::vector<float>& a, const
         if (std::bit_cast<uint32_t>(a[i]) == std::bit_cast<uint32_t>(b[i])) continue;
         ++d.elements_differing;
         d.max_ulp = std::max(d.max_ulp, ulp_distance(f, a[i], b[i]));
-        const double x = a[i], y = b[i];
-        const double rel = std::fabs(x - y) / std::max(std::fabs(x), std::fabs(y));
+        const double x = a[i], y = b[i], scale = std::max(std::fabs(x), std::fabs(y));
+        const double rel = scale == 0 ? 0.0 : std::fabs(x - y) / scale;  // +0 and -0 differ in bits only
         d.max_rel_difference = std::max(d.max_rel_difference, std::isfinite(rel) ? rel : INFINITY);
     }
     return d;

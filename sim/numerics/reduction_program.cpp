@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "sim/numerics/vector_clones.hpp"
+
 namespace collsim {
 
 namespace {
@@ -65,7 +67,7 @@ private:
 };
 
 template <FloatFormat F>
-void add_rounded(float* __restrict out, const float* __restrict other, std::size_t n) {
+COLLSIM_VECTOR_CLONES void add_rounded(float* __restrict out, const float* __restrict other, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) out[i] = round_as<F>(out[i] + other[i]);
 }
 
