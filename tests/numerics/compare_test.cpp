@@ -32,18 +32,20 @@ NumericsRequest bf16_request(std::vector<std::pair<std::string, int>> configs) {
 }  // namespace
 
 TEST_CASE("with more contributions than ranks, each rank first sums its share in order") {
-    // 4 contributions on 2 ranks: rank 0 holds x0 + x1, rank 1 holds x2 + x3,
-    // and the 2-rank ring adds rank 0's sum to rank 1's in chunk 0.
-    const Topology topo = test::cluster({1, 2, false, false});
+    // 12 contributions on 4 ranks: rank r holds (x_3r + x_3r+1) + x_3r+2, and
+    // the 4-rank ring adds chunk 0 as r3 + (r2 + (r1 + r0)) (see numerics_test).
+    const Topology topo = test::cluster({1, 4, false, false});
     const Schedule s =
-        find_algorithm("ring")->build(CollectiveCall{CollOp::allreduce, Bytes(4 * 512), 2, 1}, first_gpus(topo, 2));
+        find_algorithm("ring")->build(CollectiveCall{CollOp::allreduce, Bytes(4 * 1024), 4, 1}, first_gpus(topo, 4));
     const CombineTree t = combine_tree(s, CollOp::allreduce, index_order(s));
-    REQUIRE(t.describe(t.root[0][0]) == "(r1+r0)");
+    REQUIRE(t.describe(t.root[0][0]) == "(r3+(r2+(r1+r0)))");
     const InputData in(InputDistribution::normal, 5, FloatFormat::fp32);
-    const ReductionStats st = evaluate_tree(t, in, Accumulation{}, 512, 4);
-    for (int64_t e : {0, 17, 255}) {
-        const float expect = (in.value(2, e) + in.value(3, e)) + (in.value(0, e) + in.value(1, e));
-        CHECK(std::bit_cast<uint32_t>(st.result[static_cast<std::size_t>(e)]) == std::bit_cast<uint32_t>(expect));
+    const ReductionStats st = evaluate_tree(t, in, Accumulation{}, 1024, 12);
+    for (int64_t e = 0; e < 256; ++e) {  // chunk 0
+        INFO("element " << e);
+        auto share = [&](int r) { return (in.value(3 * r, e) + in.value(3 * r + 1, e)) + in.value(3 * r + 2, e); };
+        const float expect = share(3) + (share(2) + (share(1) + share(0)));
+        REQUIRE(std::bit_cast<uint32_t>(st.result[static_cast<std::size_t>(e)]) == std::bit_cast<uint32_t>(expect));
     }
 }
 
