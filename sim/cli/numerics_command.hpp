@@ -8,7 +8,7 @@ namespace collsim {
 struct NumericsOptions {
     std::string op = "allreduce";
     std::string algo = "ring";
-    std::string compare;  // comma-separated algorithms run on the same data
+    std::string compare;  // comma-separated ALGO[@RANKS][:TOPOLOGY] run on the same data
     int ranks = 8;
     std::string elements = "1M";
     std::string dtype = "fp32";

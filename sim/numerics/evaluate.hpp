@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/numerics/combine_tree.hpp"
-#include "sim/numerics/inputs.hpp"
+#include "sim/numerics/contribution_block.hpp"
 
 namespace collsim {
 
@@ -15,18 +15,24 @@ struct ReductionStats {
     double max_rel_error = 0;
     double mean_rel_error = 0;   // over elements with a non-zero exact sum
     int64_t max_ulp = 0;         // against the exact sum rounded to the format
-    double max_bound_ratio = 0;  // |error| / (gamma_{n-1} sum|x|): at most 1 for any order
+    // |error| / the worst-case bound, at most 1 for any order. With n ranks
+    // each first adding k contributions, every contribution passes through at
+    // most (k-1) + (n-1) roundings to the accumulation format: gamma_{n+k-2}
+    // sum|x| (see summation_bound_factor). When the data format is coarser
+    // than the accumulation, the result and the local sums (k > 1) are
+    // rounded to it once more: u_data |sum|, plus u_data sum|x| for the
+    // local sums, to first order.
+    double max_bound_ratio = 0;
     bool ranks_bitwise_identical = true;
     int64_t elements = 0;
     std::vector<float> result;  // the first finished rank's result per element
 };
 
-struct Accumulation {
-    FloatFormat data = FloatFormat::fp32;   // inputs and the stored result
-    FloatFormat accum = FloatFormat::fp32;  // partial sums
-};
-
-ReductionStats evaluate_tree(const CombineTree& tree, const InputData& inputs, Accumulation acc, int64_t elements);
+// Every element sums `contributions` values, contributions / tree.ranks of
+// them per rank (see contribution_block.hpp). Chunks are spread over the
+// cores; the result does not depend on how many there are.
+ReductionStats evaluate_tree(const CombineTree& tree, const InputData& inputs, Accumulation acc, int64_t elements,
+                             int contributions);
 
 // Worst-case bound on the error of summing n numbers in any order with unit
 // roundoff u (Higham, Accuracy and Stability of Numerical Algorithms, eq. 4.4):

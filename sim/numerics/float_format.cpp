@@ -24,19 +24,6 @@ std::string_view to_string(FloatFormat f) {
 std::string_view float_format_choices() { return "one of fp32, bf16, fp16"; }
 
 namespace {
-// fp16: 10 fraction bits, exponent range 2^-14..2^15, subnormals down to 2^-24.
-float round_fp16(float x) {
-    if (!std::isfinite(x)) return x;
-    const float a = std::fabs(x);
-    if (a >= 65520.0f) return std::copysign(INFINITY, x);  // past the largest half + half an ulp
-    int e;
-    std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
-    const int exp = std::max(e - 1, -14);
-    const float quantum = std::ldexp(1.0f, exp - 10);
-    // Scaling by a power of two is exact, and nearbyint rounds half to even.
-    return std::copysign(std::nearbyint(a / quantum) * quantum, x);
-}
-
 int64_t ordinal(uint32_t bits, int sign_shift) {
     const int64_t mag = bits & ((uint32_t{1} << sign_shift) - 1);
     return (bits >> sign_shift) & 1 ? -mag : mag;

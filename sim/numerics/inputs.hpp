@@ -1,8 +1,9 @@
 #pragma once
 // Seeded inputs for reduction-order studies. Values come from a counter-based
-// generator (a hash of seed, rank and element), so any element of any rank
-// can be produced on demand in any order: 1,024 ranks x 10^7 elements never
-// have to sit in memory at once.
+// generator (a hash of seed, contribution and element), so any element of any
+// contribution can be produced on demand in any order: 1,024 ranks x 10^7
+// elements never have to sit in memory at once. Contribution r is rank r's
+// input when each rank holds one (see contribution_block.hpp).
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -28,9 +29,9 @@ public:
     // Per-element factors shared by every rank (1 except for gradients);
     // compute once per block of elements, then fill each rank from them.
     void element_scales(int64_t first, std::size_t count, float* out) const;
-    // The inputs of `rank` for elements first.., already rounded to the format.
-    void fill(int rank, int64_t first, std::size_t count, const float* scales, float* out) const;
-    float value(int rank, int64_t element) const;
+    // Contribution `contribution` to elements first.., already rounded to the format.
+    void fill(int contribution, int64_t first, std::size_t count, const float* scales, float* out) const;
+    float value(int contribution, int64_t element) const;
 
 private:
     static constexpr std::size_t kTable = 1 << 16;

@@ -1,6 +1,9 @@
 #include "sim/numerics/numerics_run.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -47,15 +50,49 @@ Topology crossbar(int n) {
 }
 
 
-int64_t max_ulp_between(FloatFormat f, const std::vector<float>& a, const std::vector<float>& b, int64_t* differing) {
-    int64_t worst = 0, diff = 0;
+PairDifference compare_results(FloatFormat f, const std::vector<float>& a, const std::vector<float>& b) {
+    PairDifference d;
     for (std::size_t i = 0; i < a.size(); ++i) {
         if (std::bit_cast<uint32_t>(a[i]) == std::bit_cast<uint32_t>(b[i])) continue;
-        ++diff;
-        worst = std::max(worst, ulp_distance(f, a[i], b[i]));
+        ++d.elements_differing;
+        d.max_ulp = std::max(d.max_ulp, ulp_distance(f, a[i], b[i]));
+        const double x = a[i], y = b[i], scale = std::max(std::fabs(x), std::fabs(y));
+        const double rel = scale == 0 ? 0.0 : std::fabs(x - y) / scale;  // +0 and -0 differ in bits only
+        d.max_rel_difference = std::max(d.max_rel_difference, std::isfinite(rel) ? rel : INFINITY);
     }
-    if (differing) *differing = diff;
-    return worst;
+    return d;
+}
+
+// Names each configuration by what sets it apart: the algorithm, plus the
+// rank count and topology when the configurations differ in them.
+std::string label(const NumericsConfig& c, const std::vector<NumericsConfig>& all) {
+    std::string out = c.algo;
+    auto differ = [&all](auto field) {
+        return std::any_of(all.begin(), all.end(), [&](const NumericsConfig& o) { return field(o) != field(all[0]); });
+    };
+    if (differ([](const NumericsConfig& o) { return o.ranks; })) out += fmt::format("@{}", c.ranks);
+    if (differ([](const NumericsConfig& o) { return o.topology; }))
+        out += ":" + (c.topology.empty() ? std::string("crossbar") : c.topology);
+    return out;
+}
+
+// Every configuration sums the same contributions: as many as the least
+// common multiple of the rank counts, so each rank gets a whole share.
+int common_contributions(const std::vector<NumericsConfig>& configs) {
+    constexpr int64_t kMaxContributions = 1 << 16;
+    int64_t m = 1;
+    int largest = 0;
+    for (const NumericsConfig& c : configs) {
+        m = std::lcm(m, int64_t{c.ranks});
+        largest = std::max(largest, c.ranks);
+        if (m > std::max<int64_t>(kMaxContributions, largest))
+            bad("--compare",
+                fmt::format("rank counts whose least common multiple is at most {} (every element sums that many "
+                            "contributions)",
+                            kMaxContributions),
+                std::to_string(m));
+    }
+    return static_cast<int>(m);
 }
 }  // namespace
 
@@ -80,57 +117,79 @@ std::vector<StepId> arrival_order(const Topology& topo, const Schedule& s, NcclF
     return order;
 }
 
+namespace {
+struct Setup {
+    const AlgorithmInfo* algo;
+    Schedule schedule;
+};
+
+Setup set_up(const NumericsRequest& req, const NumericsConfig& c, const Topology& topo) {
+    const bool listed = !c.option.empty();
+    const std::string algo_field = listed ? c.option : "--algo", ranks_field = listed ? c.option : "--ranks";
+    if (c.ranks < 2) bad(ranks_field, "at least 2", std::to_string(c.ranks));
+    if (static_cast<int>(topo.gpus().size()) < c.ranks)
+        bad(ranks_field, fmt::format("at most the {} GPUs of {}", topo.gpus().size(), c.topology),
+            std::to_string(c.ranks));
+    const AlgorithmInfo* algo = find_algorithm(c.algo);
+    if (!algo) bad(algo_field, algorithm_choices(), c.algo);
+    if (!algo->supports(req.op))
+        bad(algo_field, fmt::format("an algorithm that implements {}", to_string(req.op)), c.algo);
+    const CommLayout comm = first_gpus(topo, c.ranks);
+    if (auto why = algo->why_not(req.op, comm))
+        bad(algo_field, fmt::format("an algorithm that can run here ({})", *why), c.algo);
+    const int dtype_bytes = req.dtype == FloatFormat::fp32 ? 4 : 2;
+    return {algo, algo->build(CollectiveCall{req.op, Bytes(req.elements * dtype_bytes), c.ranks, 1}, comm)};
+}
+
+NumericsResult run_config(const NumericsRequest& req, const NumericsConfig& c, const Topology& topo,
+                          const InputData& inputs, int contributions) {
+    const Setup setup = set_up(req, c, topo);
+    const Accumulation acc{req.dtype, req.accum.value_or(req.dtype)};
+    NumericsResult res;
+    res.config = c;
+    res.contributions_per_rank = contributions / c.ranks;
+    std::vector<uint64_t> first_shapes;
+    for (int run = 0; run < req.runs; ++run) {
+        const CombineTree tree = combine_tree(setup.schedule, req.op,
+                                              arrival_order(topo, setup.schedule, setup.algo->family, req.seed * 1000003 + run));
+        // Identical trees give identical bits: evaluate only new orders.
+        std::vector<uint64_t> shapes = tree.root_shapes();
+        if (run == 0) {
+            res.stats = evaluate_tree(tree, inputs, acc, req.elements, contributions);
+            first_shapes = std::move(shapes);
+            if (c.ranks <= 16 && tree.root[0][0] >= 0) res.example_order = tree.describe(tree.root[0][0]);
+            continue;
+        }
+        if (shapes == first_shapes) continue;
+        const ReductionStats other = evaluate_tree(tree, inputs, acc, req.elements, contributions);
+        const PairDifference d = compare_results(req.dtype, res.stats.result, other.result);
+        res.max_run_ulp = std::max(res.max_run_ulp, d.max_ulp);
+        res.runs_differing += d.elements_differing > 0;
+    }
+    return res;
+}
+}  // namespace
+
 NumericsReport run_numerics(const NumericsRequest& req) {
     if (req.op != CollOp::allreduce && req.op != CollOp::reducescatter)
         bad("--op", "allreduce or reducescatter", std::string(to_string(req.op)));
-    if (req.ranks < 2) bad("--ranks", "at least 2", std::to_string(req.ranks));
     if (req.elements < 1) bad("--elements", "at least 1", std::to_string(req.elements));
     if (req.runs < 1) bad("--runs", "at least 1", std::to_string(req.runs));
-    const Topology topo = req.topology.empty() ? crossbar(req.ranks) : load_topology(req.topology);
-    if (static_cast<int>(topo.gpus().size()) < req.ranks)
-        bad("--ranks", fmt::format("at most the {} GPUs of {}", topo.gpus().size(), req.topology),
-            std::to_string(req.ranks));
-    const int dtype_bytes = req.dtype == FloatFormat::fp32 ? 4 : 2;
-    const Accumulation acc{req.dtype, req.accum.value_or(req.dtype)};
+    if (req.configs.empty()) bad("--compare", "at least one configuration", "");
+    NumericsReport report{req, common_contributions(req.configs), {}, {}};
     const InputData inputs(req.dist, req.seed, req.dtype);
-
-    NumericsReport report{req, {}, {}};
-    for (const std::string& name : req.algos) {
-        const AlgorithmInfo* algo = find_algorithm(name);
-        if (!algo) bad("--algo", algorithm_choices(), name);
-        if (!algo->supports(req.op))
-            bad("--algo", fmt::format("an algorithm that implements {}", to_string(req.op)), name);
-        const CommLayout comm = first_gpus(topo, req.ranks);
-        if (auto why = algo->why_not(req.op, comm)) bad("--algo", fmt::format("an algorithm that can run here ({})", *why), name);
-        const Schedule s = algo->build(CollectiveCall{req.op, Bytes(req.elements * dtype_bytes), req.ranks, 1}, comm);
-        NumericsResult res;
-        res.algo = name;
-        std::vector<uint64_t> first_shapes;
-        for (int run = 0; run < req.runs; ++run) {
-            const CombineTree tree =
-                combine_tree(s, req.op, arrival_order(topo, s, algo->family, req.seed * 1000003 + run));
-            // Identical trees give identical bits: evaluate only new orders.
-            std::vector<uint64_t> shapes = tree.root_shapes();
-            if (run == 0) {
-                res.stats = evaluate_tree(tree, inputs, acc, req.elements);
-                first_shapes = std::move(shapes);
-                if (req.ranks <= 16 && tree.root[0][0] >= 0) res.example_order = tree.describe(tree.root[0][0]);
-                continue;
-            }
-            if (shapes == first_shapes) continue;
-            const ReductionStats other = evaluate_tree(tree, inputs, acc, req.elements);
-            int64_t differing = 0;
-            res.max_run_ulp = std::max(res.max_run_ulp, max_ulp_between(req.dtype, res.stats.result, other.result, &differing));
-            res.runs_differing += differing > 0;
-        }
-        report.results.push_back(std::move(res));
+    for (const NumericsConfig& c : req.configs) {
+        // Loaded per configuration: loading is milliseconds next to the reduction.
+        const Topology topo = c.topology.empty() ? crossbar(c.ranks) : load_topology(c.topology);
+        report.results.push_back(run_config(req, c, topo, inputs, report.contributions));
+        report.results.back().label = label(c, req.configs);
     }
     for (std::size_t i = 0; i < report.results.size(); ++i)
         for (std::size_t j = i + 1; j < report.results.size(); ++j) {
-            PairDifference d{report.results[i].algo, report.results[j].algo, 0, 0};
-            d.max_ulp = max_ulp_between(req.dtype, report.results[i].stats.result, report.results[j].stats.result,
-                                        &d.elements_differing);
-            report.pairs.push_back(d);
+            PairDifference d = compare_results(req.dtype, report.results[i].stats.result, report.results[j].stats.result);
+            d.a = report.results[i].label;
+            d.b = report.results[j].label;
+            report.pairs.push_back(std::move(d));
         }
     return report;
 }

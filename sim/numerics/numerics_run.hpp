@@ -14,21 +14,31 @@
 
 namespace collsim {
 
+// One way to run the reduction: an algorithm on a number of ranks of a
+// topology. Configurations compared in one request reduce the same
+// contributions (see contribution_block.hpp), whatever their rank counts.
+struct NumericsConfig {
+    std::string algo = "ring";
+    int ranks = 8;
+    std::string topology;  // empty: n GPUs on one NVSwitch-like crossbar
+    std::string option;    // the option that named it, for errors; empty: --algo, --ranks, --topology
+};
+
 struct NumericsRequest {
     CollOp op = CollOp::allreduce;
-    std::vector<std::string> algos{"ring"};  // more than one: a comparison on the same data
-    int ranks = 8;
+    std::vector<NumericsConfig> configs{NumericsConfig{}};  // more than one: a comparison on the same data
     int64_t elements = 1 << 20;
     FloatFormat dtype = FloatFormat::fp32;
     std::optional<FloatFormat> accum;  // nullopt: native, every partial sum stored in dtype as NCCL does
-    std::string topology;              // empty: n GPUs on one NVSwitch-like crossbar
     int runs = 1;
     uint64_t seed = 0;
     InputDistribution dist = InputDistribution::normal;
 };
 
 struct NumericsResult {
-    std::string algo;
+    NumericsConfig config;
+    std::string label;           // the algorithm, with @ranks and :topology where configurations differ in them
+    int contributions_per_rank = 1;
     ReductionStats stats;
     int runs_differing = 0;      // runs whose results differ bitwise from the first
     int64_t max_run_ulp = 0;     // largest difference between any run and the first
@@ -37,12 +47,14 @@ struct NumericsResult {
 
 struct PairDifference {
     std::string a, b;
-    int64_t elements_differing = 0;
+    int64_t elements_differing = 0;  // zero: bitwise identical
     int64_t max_ulp = 0;
+    double max_rel_difference = 0;   // |a - b| / max(|a|, |b|) over elements
 };
 
 struct NumericsReport {
     NumericsRequest request;
+    int contributions = 0;  // per element: the least common multiple of the rank counts
     std::vector<NumericsResult> results;
     std::vector<PairDifference> pairs;
 };

@@ -8,8 +8,11 @@ namespace collsim {
 std::string render_numerics_table(const NumericsReport& r);
 // Stable names: {"op", "algo", "ranks", "elements", "dtype", "accum",
 // "max_rel_error", "mean_rel_error", "max_ulp", "ranks_bitwise_identical",
-// "runs", "runs_differing", ...}; with several algorithms, "compare" holds one
-// such object per algorithm and "pairs" their bitwise differences.
+// "runs", "runs_differing", ...} for the first configuration; with several,
+// "compare" holds one such object per configuration (named by "config"),
+// "contributions" the values every element sums, and "pairs" each pair's
+// differences ("bitwise_identical", "elements_differing", "max_ulp",
+// "max_rel_difference").
 std::string render_numerics_json(const NumericsReport& r);
 
 }  // namespace collsim

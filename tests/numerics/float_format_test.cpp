@@ -25,6 +25,19 @@ TEST_CASE("fp16 rounds to nearest even, keeps subnormals and overflows to infini
     CHECK(round_to(FloatFormat::fp16, 0.1f) == 0.0999755859375f);
 }
 
+TEST_CASE("fp16 rounding keeps the sign, ties subnormals to even and passes NaN through") {
+    CHECK(round_to(FloatFormat::fp16, -2049.0f) == -2048.0f);
+    CHECK(round_to(FloatFormat::fp16, 65519.0f) == 65504.0f);  // just under the tie with infinity
+    CHECK(round_to(FloatFormat::fp16, -65520.0f) == -INFINITY);
+    CHECK(std::signbit(round_to(FloatFormat::fp16, -0x1.0p-26f)));  // underflows to -0
+    CHECK(round_to(FloatFormat::fp16, 0x1.0p-25f) == 0.0f);          // half a quantum: tie to even 0
+    CHECK(round_to(FloatFormat::fp16, 0x1.8p-25f) == 0x1.0p-24f);
+    CHECK(round_to(FloatFormat::fp16, 3 * 0x1.0p-25f) == 0x1.0p-23f);  // 1.5 quanta: tie to even 2
+    CHECK(round_to(FloatFormat::fp16, 0x1.ffap-15f) == 0x1.ff8p-15f);  // 1023.25 quanta: the largest subnormal
+    CHECK(round_to(FloatFormat::fp16, 0x1.ffcp-15f) == 0x1.0p-14f);    // 1023.5: tie to even 1024, the smallest normal
+    CHECK(std::isnan(round_to(FloatFormat::fp16, NAN)));
+}
+
 TEST_CASE("ulp distance counts representable values between two numbers, across zero") {
     CHECK(ulp_distance(FloatFormat::fp32, 1.0f, std::nextafter(1.0f, 2.0f)) == 1);
     CHECK(ulp_distance(FloatFormat::bf16, 1.0f, 1.0f + 0x1.0p-7f) == 1);

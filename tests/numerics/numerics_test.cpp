@@ -16,6 +16,14 @@
 using namespace collsim;
 
 namespace {
+NumericsConfig config(std::string algo, int ranks, std::string topology = "") {
+    NumericsConfig c;
+    c.algo = std::move(algo);
+    c.ranks = ranks;
+    c.topology = std::move(topology);
+    return c;
+}
+
 Schedule ring_schedule(int n, int64_t bytes) {
     const Topology topo = test::cluster({1, n, false, false});
     return find_algorithm("ring")->build(CollectiveCall{CollOp::allreduce, Bytes(bytes), n, 1}, first_gpus(topo, n));
@@ -45,7 +53,7 @@ TEST_CASE("ring AllReduce of fp32 on 4 ranks adds in the hand-derived order, bit
     CHECK(t.describe(t.root[0][0]) == "(r3+(r2+(r1+r0)))");
     CHECK(t.describe(t.root[2][1]) == "(r0+(r3+(r2+r1)))");
     const InputData in(InputDistribution::normal, 42, FloatFormat::fp32);
-    const ReductionStats st = evaluate_tree(t, in, Accumulation{}, 1024);
+    const ReductionStats st = evaluate_tree(t, in, Accumulation{}, 1024, 4);
     CHECK(st.ranks_bitwise_identical);
     for (int64_t e : {0, 100, 255}) {  // chunk 0 holds elements 0..255
         const float expect = in.value(3, e) + (in.value(2, e) + (in.value(1, e) + in.value(0, e)));
@@ -58,7 +66,7 @@ TEST_CASE("ring AllReduce of fp32 on 4 ranks adds in the hand-derived order, bit
 
 TEST_CASE("ring AllReduce in bf16 stays within the worst-case summation bound") {
     NumericsRequest req;
-    req.ranks = 8;
+    req.configs = {config("ring", 8)};
     req.elements = 20000;
     req.dtype = FloatFormat::bf16;
     req.dist = InputDistribution::gradients;
@@ -72,7 +80,7 @@ TEST_CASE("ring AllReduce in bf16 stays within the worst-case summation bound") 
 
 TEST_CASE("a fixed-order algorithm gives identical bits in every run") {
     NumericsRequest req;
-    req.ranks = 8;
+    req.configs = {config("ring", 8)};
     req.elements = 4096;
     req.dtype = FloatFormat::bf16;
     req.runs = 4;
@@ -104,7 +112,7 @@ TEST_CASE("an arrival-order reduction under jitter changes bits between runs") {
     const CombineTree b = combine_tree(s, CollOp::allreduce, random_dependency_order(s, 99));
     REQUIRE(a.describe(a.root[0][0]) != b.describe(b.root[0][0]));
     const Accumulation bf16{FloatFormat::bf16, FloatFormat::bf16};
-    const auto ra = evaluate_tree(a, in, bf16, 4096).result, rb = evaluate_tree(b, in, bf16, 4096).result;
+    const auto ra = evaluate_tree(a, in, bf16, 4096, 8).result, rb = evaluate_tree(b, in, bf16, 4096, 8).result;
     int differing = 0;
     for (std::size_t i = 0; i < ra.size(); ++i) differing += std::bit_cast<uint32_t>(ra[i]) != std::bit_cast<uint32_t>(rb[i]);
     CHECK(differing > 0);
@@ -151,17 +159,16 @@ TEST_CASE("ring and tree give different bits on bf16 data, both within the summa
     for (const auto& [ranks, topology] : {std::pair<int, std::string>{8, ""},
                                           std::pair<int, std::string>{16, "topologies/cluster-h100-2n.yaml"}}) {
         NumericsRequest req;
-        req.algos = {"ring", "tree"};
-        req.ranks = ranks;
+        const std::string file = topology.empty() ? "" : std::string(COLLSIM_SOURCE_ROOT) + "/" + topology;
+        req.configs = {config("ring", ranks, file), config("tree", ranks, file)};
         req.elements = 1 << 16;
         req.dtype = FloatFormat::bf16;
         req.dist = InputDistribution::normal;
         req.seed = 7;
-        if (!topology.empty()) req.topology = std::string(COLLSIM_SOURCE_ROOT) + "/" + topology;
         const NumericsReport r = run_numerics(req);
         REQUIRE(r.results.size() == 2);
         for (const auto& res : r.results) {
-            INFO(res.algo << " on " << ranks << " ranks");
+            INFO(res.label << " on " << ranks << " ranks");
             CHECK(res.stats.max_bound_ratio <= 1.0);
             CHECK(res.stats.max_rel_error > 0.0);
             CHECK(res.stats.ranks_bitwise_identical);
