@@ -3,14 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/core/random.hpp"
+#include "sim/faults/straggler_draw.hpp"
 
 namespace collsim {
 
 namespace {
 bool in_window(const Fault& f, Time t) { return t >= f.at && (!f.duration || t < f.at + *f.duration); }
-
-double unit(uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }
 
 Time scaled(Time t, double factor) {
     return factor == 1.0 ? t : Time::from_ps(std::llround(static_cast<double>(t.ps()) * factor));
@@ -37,11 +35,9 @@ double ComputeFaults::straggler_factor(int rank, int step, uint32_t op, Time sta
     for (const Hit& h : per_rank_[static_cast<std::size_t>(rank)]) {
         const Fault& f = *h.fault;
         if (f.kind != FaultKind::straggler || !in_window(f, start)) continue;
-        uint64_t x = mix64(seed_ ^ mix64(h.key));
-        x = mix64(x ^ static_cast<uint64_t>(rank));
-        x = mix64(x ^ static_cast<uint64_t>(step));
-        if (f.per == "collective") x = mix64(x ^ (uint64_t{op} + 1));
-        if (unit(x) < f.probability) factor *= f.min_factor + (f.max_factor - f.min_factor) * unit(mix64(x + 1));
+        const auto r = static_cast<uint64_t>(rank), s = static_cast<uint64_t>(step);
+        factor *= f.per == "collective" ? straggler_draw(f, seed_, h.key, {r, s, uint64_t{op} + 1})
+                                        : straggler_draw(f, seed_, h.key, {r, s});
     }
     return factor;
 }

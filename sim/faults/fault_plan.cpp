@@ -50,20 +50,22 @@ void resolve(YamlFields& f, const YAML::Node& n, const std::string& path, Fault&
     } else {
         for (DeviceId d = 0; d < topo.devices().size(); ++d) {
             if (!glob_match(fault.target, topo.device(d).name)) continue;
-            if (fault.on_links()) {
+            const bool gpu = topo.device(d).kind == DeviceKind::gpu;
+            if (fault.on_links() || (fault.kind == FaultKind::straggler && !gpu)) {
                 for (LinkId l = 0; l < topo.links().size(); ++l)
                     if (topo.link(l).a == d || topo.link(l).b == d) fault.links.push_back(l);
-            } else if (topo.device(d).kind == DeviceKind::gpu) {
+            } else if (gpu) {
                 fault.gpus.push_back(d);
             }
         }
     }
-    if (!fault.on_links() && sep != std::string::npos)
+    if (!fault.on_links() && fault.kind != FaultKind::straggler && sep != std::string::npos)
         f.error(n["target"], path + ".target", "GPU names for a compute fault", fmt::format("the link '{}'", fault.target));
     else if (fault.links.empty() && fault.gpus.empty())
         f.error(n["target"], path + ".target",
-                fault.on_links() ? "a device name or link A--B in the topology (globs allowed)"
-                                 : "names of GPUs in the topology (globs allowed)",
+                fault.on_links() || fault.kind == FaultKind::straggler
+                    ? "a device name or link A--B in the topology (globs allowed)"
+                    : "names of GPUs in the topology (globs allowed)",
                 fmt::format("'{}', which matches nothing in {}", fault.target, topo.name()));
 }
 

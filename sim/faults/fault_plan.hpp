@@ -9,10 +9,13 @@
 //     - {kind: slow, target: "node1.gpu*", factor: 1.3}               # compute (replay)
 //     - {kind: pause, target: "gpu5", at: 3ms, for: 1ms}               # compute (replay)
 //     - {kind: straggler, target: "gpu*", per: step, p: 0.05, min: 1.2, max: 1.5}
+//     - {kind: straggler, target: "node3.nic*", per: collective, p: 0.1, min: 2, max: 2}
 //
 // A target is a device name or a link "A--B" (either order); both take
 // shell-style globs. A device target of a link fault hits every link of the
-// device. A target that matches nothing is an error.
+// device. A target that matches nothing is an error. A straggler on GPUs slows
+// their compute; on links (a link, or a device that is not a GPU: a NIC, a
+// switch) it divides their bandwidth (replay.cpp: LinkStragglers).
 #include <optional>
 #include <string>
 #include <vector>

@@ -8,6 +8,7 @@
 
 #include "sim/faults/compute_faults.hpp"
 #include "sim/faults/link_faults.hpp"
+#include "sim/faults/link_stragglers.hpp"
 #include "sim/replay/comm_launcher.hpp"
 #include "sim/replay/compute_cost.hpp"
 #include "sim/replay/link_sampler.hpp"
@@ -78,6 +79,7 @@ private:
     std::map<std::tuple<int, int, uint32_t>, PendingP2P> p2p_;
     std::size_t outstanding_ = 0;
     std::optional<ComputeFaults> compute_faults_;
+    std::optional<LinkStragglers> link_stragglers_;
     std::map<uint32_t, std::vector<Member>> running_collectives_, running_p2p_;  // by run
     std::vector<int> paused_;  // ranks held by a pause without an end
     Time last_progress_{};
@@ -119,6 +121,7 @@ Replayer::Replayer(const Topology& topo, const Trace& trace, const ReplayOptions
     if (opts.faults) {
         apply_link_faults(*opts.faults, sim_, net_, [this] { return progressing(); });
         compute_faults_.emplace(*opts.faults, gpus_, opts.seed);
+        link_stragglers_.emplace(*opts.faults, opts.seed);
     }
     result_.timings.resize(next);
     waiting_.resize(next);
@@ -274,6 +277,7 @@ void Replayer::launch_collective(PendingCollective&& p, uint32_t comm, uint32_t 
         rec.algo = "local";  // one rank: nothing to exchange
         sim_.schedule_in(Time{}, std::move(done));
     } else {
+        if (link_stragglers_) link_stragglers_->begin(net_, run, step);
         const LaunchInfo info = split.empty()
                                     ? launcher_.collective(gpus, spec.op, spec.bytes, spec.root, std::move(done))
                                     : launcher_.alltoallv(gpus, split, std::move(done));
@@ -330,6 +334,7 @@ void Replayer::finish_run(std::vector<Member> members) {
     if (p2p) result_.p2p[first.run].end = sim_.now();
     else result_.collectives[first.run].end = sim_.now();
     (p2p ? running_p2p_ : running_collectives_).erase(first.run);
+    if (!p2p && link_stragglers_) link_stragglers_->end(net_, first.run);
     for (const Member& m : members) complete(m);
 }
 

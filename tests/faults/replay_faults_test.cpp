@@ -4,12 +4,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "sim/faults/compute_faults.hpp"
+#include "sim/faults/straggler_draw.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "tests/support/run_cli.hpp"
 
@@ -122,4 +124,22 @@ TEST_CASE("diagnose reads a replay's JSON and finds the planted straggler") {
     CHECK(diagnosis["culprits"][0]["rank"] == 3);
     auto bad = run_cli("diagnose tests/data/faults/straggler.yaml");
     CHECK(bad.exit_code == 2);
+}
+
+TEST_CASE("a straggler on a NIC slows exactly the collectives its draws strike") {
+    const json slow = replay_json("--steps 20 --seed 3 --faults tests/data/faults/nic-straggler.yaml");
+    const Topology topo = load_topology(test::source_path("tests/data/faults/two-nodes.yaml"));
+    const FaultPlan plan = load_fault_plan(test::source_path("tests/data/faults/nic-straggler.yaml"), topo);
+    REQUIRE(plan.faults[0].links.size() == 2);  // the NIC's PCIe and network ports
+    double fastest = 1e30;
+    for (const json& c : slow["collectives"]) fastest = std::min(fastest, c["latency_us"].get<double>());
+    int struck = 0;
+    for (std::size_t run = 0; run < slow["collectives"].size(); ++run) {
+        const bool hit = straggler_draw(plan.faults[0], 3, 1, {run}) > 1.0;
+        struck += hit;
+        INFO("collective " << run);
+        CHECK((slow["collectives"][run]["latency_us"].get<double>() > 1.5 * fastest) == hit);
+    }
+    CHECK(struck > 0);
+    CHECK(struck < 20);
 }
