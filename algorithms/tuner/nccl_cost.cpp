@@ -91,9 +91,11 @@ std::vector<NcclCost> nccl_costs(const CommShape& s, CollOp op, int64_t bytes) {
             else if ((f == NcclFamily::collnet_direct || f == NcclFamily::collnet_chain) && !s.collnet)
                 c.why_not = "no network switch reduces in the network (SHARP)";
             else if (f == NcclFamily::pat && s.ppn != 1) c.why_not = "PAT needs one GPU per node";
-            else if (p == ProtoKind::ll128 && s.intra_via_cpu)
-                c.why_not = "LL128 is off on paths through the CPU";
-            if (!c.why_not.empty()) {
+            if (p == ProtoKind::ll128 && s.intra_via_cpu) {
+                c.off_by_default = true;
+                c.why_not = "LL128 is off by default on paths through the CPU (NCCL_PROTO=LL128 turns it on)";
+            }
+            if (!c.why_not.empty() && !c.off_by_default) {
                 out.push_back(c);
                 continue;
             }

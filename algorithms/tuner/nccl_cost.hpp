@@ -27,6 +27,10 @@ struct NcclCost {
     double latency_us = 0;
     double algbw_GBps = 0;
     double time_us = 0;
+    // Eligible, but NCCL leaves it off unless NCCL_PROTO asks for it (LL128
+    // where NCCL has not validated it: "may cause silent data corruption",
+    // src/graph/tuning.cc); the tuner then takes it only when forced.
+    bool off_by_default = false;
 };
 
 // The graph search's outcome, approximated from the per-channel speeds NCCL

@@ -57,6 +57,7 @@ std::optional<TunedChoice> tune(const CommShape& shape, CollOp op, Bytes bytes, 
     for (const NcclCost& c : t.costs) {
         if (!c.eligible || !std::isfinite(c.time_us)) continue;
         if (proto != "auto" && to_string(c.proto) != proto) continue;
+        if (c.off_by_default && proto == "auto") continue;
         if (fixed ? fixed->family != c.family : !algorithm_for(c.family)) continue;
         if (!fixed && usable && !usable(*algorithm_for(c.family))) continue;
         if (!fixed) {

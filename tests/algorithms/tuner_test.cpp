@@ -117,3 +117,23 @@ TEST_CASE("on 1,024 GPUs without in-network reduction the tuner takes tree with 
         CHECK((t->proto == ProtoKind::ll || t->proto == ProtoKind::ll128));
     }
 }
+
+TEST_CASE("LL128 through the CPU is off unless NCCL_PROTO asks for it, as in NCCL") {
+    CommShape s = h100_node();
+    s.ranks = 2;
+    s.ppn = 2;
+    s.arch = GpuArch::ada;
+    s.intra_class = LinkClass::pci;
+    s.intra_bw = 24;
+    s.intra_via_cpu = true;
+    for (int64_t bytes : {int64_t{8}, int64_t{1} << 20, int64_t{1} << 30}) {
+        const auto tuned = tune(s, CollOp::allreduce, Bytes(bytes), "auto", "auto");
+        REQUIRE(tuned);
+        CHECK(tuned->proto != ProtoKind::ll128);
+        const auto forced = tune(s, CollOp::allreduce, Bytes(bytes), "auto", "ll128");
+        REQUIRE(forced);
+        CHECK(forced->proto == ProtoKind::ll128);
+    }
+    s.intra_via_cpu = false;
+    CHECK_FALSE(cost(nccl_costs(s, CollOp::allreduce, 1 << 20), NcclFamily::ring, ProtoKind::ll128).off_by_default);
+}

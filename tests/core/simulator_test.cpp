@@ -71,6 +71,7 @@ TEST_CASE("run_until stops at the limit and leaves later events pending") {
     sim.run_until(10_us);
     CHECK(ran == 3);
     CHECK(sim.now() == 10_us);
+    CHECK(sim.last_event() == 3_us);  // where a run that ran dry stopped (hang reports)
 }
 
 TEST_CASE("scheduling in the past is a logic error") {
