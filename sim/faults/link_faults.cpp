@@ -78,7 +78,9 @@ NetworkSetup link_fault_setup(const FaultPlan& plan) {
     for (const Fault& f : plan.faults)
         if (!f.on_links())
             throw InputError(f.where, "kind", "a link fault (down, degrade, flap) for a single collective",
-                             "a compute fault, which needs a replay");
+                             f.kind == FaultKind::straggler
+                                 ? "a straggler, which strikes per step or collective of a replay"
+                                 : "a compute fault, which needs a replay");
     return [plan](Simulator& sim, Network& net, std::function<bool()> running) {
         apply_link_faults(plan, sim, net, std::move(running));
     };

@@ -13,8 +13,8 @@ namespace collsim {
 void apply_link_faults(const FaultPlan& plan, Simulator& sim, Network& net, std::function<bool()> running);
 
 // The plan's link faults as a setup for simulate_schedule. Throws InputError
-// for a compute fault (slow, pause, straggler): those act on compute, which
-// only a replay has.
+// for a compute fault (slow, pause) or a straggler: those need a replay's
+// compute, steps and sequence of collectives.
 NetworkSetup link_fault_setup(const FaultPlan& plan);
 
 }  // namespace collsim
