@@ -14,11 +14,11 @@ using collsim::test::run_cli;
 
 namespace {
 // Issue 5 asks for at most 15% (bandwidth-bound rows) and 25% (latency-bound
-// rows). The model does not reach that yet: measured 31.4% and 22.9%
-// out-of-sample when these were set, most of the bandwidth-bound error from
-// two-node runs (NCCL runs Tree there; collsim has only Ring so far).
-constexpr double kMaxBandwidthBoundMedianPct = 27.0;
-constexpr double kMaxLatencyBoundMedianPct = 27.0;
+// rows) here, and aims at 10% and 20%. Measured out-of-sample over 43 runs
+// when these were last tightened: 22.9% bandwidth-bound, 21.5% latency-bound
+// (validation/README.md); the bandwidth-bound target is not met yet.
+constexpr double kMaxBandwidthBoundMedianPct = 25.0;
+constexpr double kMaxLatencyBoundMedianPct = 24.0;
 }  // namespace
 
 // [slow]: the one essential slow test (a calibration fit per shipped run, the
