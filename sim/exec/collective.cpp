@@ -3,10 +3,12 @@
 #include <array>
 #include <utility>
 
+#include "sim/core/name_table.hpp"
+
 namespace collsim {
 
 namespace {
-constexpr std::array<std::pair<std::string_view, CollOp>, 7> kOps{{
+constexpr NameTable<CollOp, 7> kOps{{
     {"allreduce", CollOp::allreduce},
     {"allgather", CollOp::allgather},
     {"reducescatter", CollOp::reducescatter},
@@ -22,17 +24,9 @@ constexpr std::array<Dtype, 8> kDtypes{{
 }};
 }  // namespace
 
-std::string_view to_string(CollOp op) {
-    for (const auto& [name, o] : kOps)
-        if (o == op) return name;
-    return "?";
-}
+std::string_view to_string(CollOp op) { return name_in(kOps, op); }
 
-std::optional<CollOp> coll_op_from(std::string_view s) {
-    for (const auto& [name, o] : kOps)
-        if (name == s) return o;
-    return std::nullopt;
-}
+std::optional<CollOp> coll_op_from(std::string_view s) { return value_in(kOps, s); }
 
 std::string_view coll_op_choices() {
     return "one of allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv";

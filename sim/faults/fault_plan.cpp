@@ -5,13 +5,14 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/name_table.hpp"
 #include "sim/core/text_file.hpp"
 #include "sim/core/yaml_fields.hpp"
 
 namespace collsim {
 
 namespace {
-constexpr std::array<std::pair<std::string_view, FaultKind>, 6> kKinds{{
+constexpr NameTable<FaultKind, 6> kKinds{{
     {"down", FaultKind::down},
     {"degrade", FaultKind::degrade},
     {"flap", FaultKind::flap},
@@ -79,9 +80,8 @@ std::optional<Fault> read_fault(YamlFields& f, const YAML::Node& n, const std::s
     auto target = f.string(n, path, "target", true);
     bool ok = kind && target;
     if (kind) {
-        bool known = false;
-        for (const auto& [name, k] : kKinds)
-            if (name == *kind) fault.kind = k, known = true;
+        const std::optional<FaultKind> known = value_in(kKinds, *kind);
+        if (known) fault.kind = *known;
         if (!known) {
             f.error(n["kind"], path + ".kind", "one of down, degrade, flap, slow, pause, straggler", describe_node(n["kind"]));
             ok = false;
@@ -132,11 +132,7 @@ std::optional<Fault> read_fault(YamlFields& f, const YAML::Node& n, const std::s
 }
 }  // namespace
 
-std::string_view to_string(FaultKind k) {
-    for (const auto& [name, kind] : kKinds)
-        if (kind == k) return name;
-    return "fault";
-}
+std::string_view to_string(FaultKind k) { return name_in(kKinds, k, "fault"); }
 
 bool glob_match(std::string_view p, std::string_view t) {
     std::size_t pi = 0, ti = 0, star = std::string_view::npos, mark = 0;

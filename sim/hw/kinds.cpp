@@ -2,13 +2,14 @@
 #include <array>
 #include <utility>
 
+#include "sim/core/name_table.hpp"
 #include "sim/hw/device.hpp"
 #include "sim/hw/link.hpp"
 
 namespace collsim {
 
 namespace {
-constexpr std::array<std::pair<std::string_view, DeviceKind>, 7> kDeviceKinds{{
+constexpr NameTable<DeviceKind, 7> kDeviceKinds{{
     {"gpu", DeviceKind::gpu},
     {"nvswitch", DeviceKind::nvswitch},
     {"pcie_switch", DeviceKind::pcie_switch},
@@ -18,12 +19,12 @@ constexpr std::array<std::pair<std::string_view, DeviceKind>, 7> kDeviceKinds{{
     {"switch", DeviceKind::network_switch},
 }};
 
-constexpr std::array<std::pair<std::string_view, GpuArch>, 6> kArchs{{
+constexpr NameTable<GpuArch, 6> kArchs{{
     {"volta", GpuArch::volta},   {"turing", GpuArch::turing}, {"ampere", GpuArch::ampere},
     {"ada", GpuArch::ada},       {"hopper", GpuArch::hopper}, {"blackwell", GpuArch::blackwell},
 }};
 
-constexpr std::array<std::pair<std::string_view, LinkKind>, 4> kLinkKinds{{
+constexpr NameTable<LinkKind, 4> kLinkKinds{{
     {"nvlink", LinkKind::nvlink},
     {"pcie", LinkKind::pcie},
     {"network", LinkKind::network},
@@ -31,45 +32,21 @@ constexpr std::array<std::pair<std::string_view, LinkKind>, 4> kLinkKinds{{
 }};
 }  // namespace
 
-std::string_view to_string(DeviceKind k) {
-    for (const auto& [name, kind] : kDeviceKinds)
-        if (kind == k) return name;
-    return "?";
-}
+std::string_view to_string(DeviceKind k) { return name_in(kDeviceKinds, k); }
 
-std::optional<DeviceKind> device_kind_from(std::string_view s) {
-    for (const auto& [name, kind] : kDeviceKinds)
-        if (name == s) return kind;
-    return std::nullopt;
-}
+std::optional<DeviceKind> device_kind_from(std::string_view s) { return value_in(kDeviceKinds, s); }
 
 std::string_view device_kind_choices() { return "one of gpu, nvswitch, pcie_switch, root_complex, cpu, nic, switch"; }
 
-std::string_view to_string(GpuArch a) {
-    for (const auto& [name, arch] : kArchs)
-        if (arch == a) return name;
-    return "unknown";
-}
+std::string_view to_string(GpuArch a) { return name_in(kArchs, a, "unknown"); }
 
-std::optional<GpuArch> gpu_arch_from(std::string_view s) {
-    for (const auto& [name, arch] : kArchs)
-        if (name == s) return arch;
-    return std::nullopt;
-}
+std::optional<GpuArch> gpu_arch_from(std::string_view s) { return value_in(kArchs, s); }
 
 std::string_view gpu_arch_choices() { return "one of volta, turing, ampere, ada, hopper, blackwell"; }
 
-std::string_view to_string(LinkKind k) {
-    for (const auto& [name, kind] : kLinkKinds)
-        if (kind == k) return name;
-    return "?";
-}
+std::string_view to_string(LinkKind k) { return name_in(kLinkKinds, k); }
 
-std::optional<LinkKind> link_kind_from(std::string_view s) {
-    for (const auto& [name, kind] : kLinkKinds)
-        if (name == s) return kind;
-    return std::nullopt;
-}
+std::optional<LinkKind> link_kind_from(std::string_view s) { return value_in(kLinkKinds, s); }
 
 std::string_view link_kind_choices() { return "one of nvlink, pcie, network, cpu"; }
 

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/core/name_table.hpp"
+
 namespace collsim {
 
 namespace {
-constexpr std::array<std::pair<std::string_view, FlopType>, 12> kFlopNames{{
+constexpr NameTable<FlopType, 12> kFlopNames{{
     {"fp64", FlopType::fp64}, {"double", FlopType::fp64}, {"fp32", FlopType::fp32}, {"float", FlopType::fp32},
     {"tf32", FlopType::tf32}, {"fp16", FlopType::fp16}, {"half", FlopType::fp16},   {"bf16", FlopType::bf16},
     {"bfloat16", FlopType::bf16}, {"fp8", FlopType::fp8}, {"int8", FlopType::int8}, {"fp8_e4m3", FlopType::fp8},
@@ -68,17 +70,9 @@ double parse_counted(std::string_view text, bool rate, const char* expected) {
 }
 }  // namespace
 
-std::optional<FlopType> flop_type_from(std::string_view s) {
-    for (const auto& [name, t] : kFlopNames)
-        if (name == s) return t;
-    return std::nullopt;
-}
+std::optional<FlopType> flop_type_from(std::string_view s) { return value_in(kFlopNames, s); }
 
-std::string_view to_string(FlopType t) {
-    for (const auto& [name, f] : kFlopNames)
-        if (f == t) return name;
-    return "?";
-}
+std::string_view to_string(FlopType t) { return name_in(kFlopNames, t); }
 
 std::string_view flop_type_choices() { return "one of fp64, fp32, tf32, fp16, bf16, fp8, int8"; }
 

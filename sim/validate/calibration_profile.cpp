@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/name_table.hpp"
 #include "sim/core/yaml_fields.hpp"
 
 namespace collsim {
@@ -13,7 +14,7 @@ namespace {
 
 using namespace literals;
 
-constexpr std::array<std::pair<std::string_view, NcclFamily>, 7> kFamilies{{
+constexpr NameTable<NcclFamily, 7> kFamilies{{
     {"tree", NcclFamily::tree},
     {"ring", NcclFamily::ring},
     {"collnet_direct", NcclFamily::collnet_direct},
@@ -211,17 +212,9 @@ std::string quoted(const std::string& s) {
 
 }  // namespace
 
-std::string_view to_string(NcclFamily f) {
-    for (const auto& [name, family] : kFamilies)
-        if (family == f) return name;
-    return "?";
-}
+std::string_view to_string(NcclFamily f) { return name_in(kFamilies, f); }
 
-std::optional<NcclFamily> nccl_family_from(std::string_view s) {
-    for (const auto& [name, family] : kFamilies)
-        if (name == s) return family;
-    return std::nullopt;
-}
+std::optional<NcclFamily> nccl_family_from(std::string_view s) { return value_in(kFamilies, s); }
 
 Calibration parse_calibration(const std::string& yaml_text, const std::string& name) {
     return ProfileParser(name).parse(load_yaml_text(yaml_text, name));
