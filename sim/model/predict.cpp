@@ -1,11 +1,13 @@
 #include "sim/model/predict.hpp"
 
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "algorithms/algorithm.hpp"
 #include "algorithms/msccl/msccl_algorithm.hpp"
+#include "algorithms/tuner/nccl_tables.hpp"
 #include "algorithms/tuner/tuner.hpp"
 #include "sim/core/error.hpp"
 #include "sim/exec/simulate.hpp"
@@ -84,6 +86,17 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     c.algorithm = find_algorithm(tuned->algo);
     c.proto = tuned->proto;
     c.protocol = calibrated(*nccl_protocol(c.algorithm->family, tuned->proto), c.algorithm->family, cal);
+    if (c.algorithm->family == NcclFamily::nvls) {
+        // NVLink SHARP carries less than the links' rate: NCCL's cost model
+        // scales NVLS bandwidth by nvlsEfficiency (0.85 Hopper, 0.74
+        // Blackwell; src/graph/tuning.cc, MODEL-FACTS.md), so its sends here
+        // carry that share of payload.
+        const double eff = nccl::nvls_efficiency(nccl::arch_index(shape.arch));
+        if (eff > 0) {
+            c.protocol.payload_num *= std::llround(eff * 1000);
+            c.protocol.payload_den *= 1000;
+        }
+    }
     c.channels = req.channels > 0 ? req.channels : tuned->channels;
     c.arch = shape.arch;
     c.why = tuned->why;
