@@ -59,6 +59,8 @@ struct P2PRun {
 // Communication that could not finish when a replay stopped early.
 struct StuckCommunication {
     std::string name;
+    SourceLocation where;  // the op in the trace
+    OpKind kind = OpKind::collective;  // for a transfer, the side that arrived
     int step = 0;
     bool launched = false;     // every rank arrived: its transfers could not finish
     std::vector<int> waiting;  // ranks inside it, waiting

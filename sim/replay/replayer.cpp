@@ -10,6 +10,7 @@
 #include "sim/faults/link_faults.hpp"
 #include "sim/faults/link_stragglers.hpp"
 #include "sim/replay/comm_launcher.hpp"
+#include "sim/replay/deadlock.hpp"
 #include "sim/replay/compute_cost.hpp"
 #include "sim/replay/link_sampler.hpp"
 #include "sim/replay/program_plan.hpp"
@@ -60,7 +61,6 @@ private:
     void finish_run(std::vector<Member> members);
     void index_p2p(int r);
     bool progressing() const;
-    [[noreturn]] void report_deadlock();
     ReplayHang hang_report(bool timed_out) const;
 
     const Topology& topo_;
@@ -157,8 +157,9 @@ ReplayResult Replayer::run() {
         sim_.run();
     if (outstanding_ > 0) {
         const bool timed_out = opts_.timeout && sim_.pending() > 0;
-        if (!timed_out && running_collectives_.empty() && running_p2p_.empty() && paused_.empty()) report_deadlock();
         result_.hang = hang_report(timed_out);
+        if (!timed_out && running_collectives_.empty() && running_p2p_.empty() && paused_.empty())
+            throw_deadlock(*result_.hang, trace_, outstanding_);
     }
     for (const OpTiming& t : result_.timings) result_.makespan = std::max(result_.makespan, t.end);
     for (ChannelId c = 0; c < topo_.channel_count(); ++c) result_.carried.push_back(net_.carried(c));
@@ -354,70 +355,29 @@ ReplayHang Replayer::hang_report(bool timed_out) const {
         for (const Member& m : ms) out.push_back(m.rank);
         return out;
     };
-    for (const auto& [run, members] : running_collectives_)
-        h.stuck.push_back({result_.collectives[run].name, members[0].step + 1, true, ranks(members), {}});
-    for (const auto& [run, members] : running_p2p_)
-        h.stuck.push_back({result_.p2p[run].name, members[0].step + 1, true, ranks(members), {}});
+    auto stuck = [&](const Member& m, bool launched, std::vector<int> waiting, std::vector<int> missing) {
+        const TraceOp& op = op_of(m);
+        h.stuck.push_back({op.name, op.where, op.kind, m.step + 1, launched, std::move(waiting), std::move(missing)});
+    };
+    for (const auto& [run, members] : running_collectives_) stuck(members[0], true, ranks(members), {});
+    for (const auto& [run, members] : running_p2p_) stuck(members[0], true, ranks(members), {});
     for (const auto& [key, p] : collectives_) {
-        StuckCommunication s;
+        std::vector<Member> present;
+        std::vector<int> missing;
         const auto& group = trace_.communicators[std::get<0>(key)].groups[std::get<1>(key)];
         for (std::size_t i = 0; i < p.members.size(); ++i) {
-            if (!p.present[i]) {
-                s.missing.push_back(group[i]);
-                continue;
-            }
-            s.waiting.push_back(p.members[i].rank);
-            s.name = op_of(p.members[i]).name;
-            s.step = p.members[i].step + 1;
+            if (p.present[i]) present.push_back(p.members[i]);
+            else missing.push_back(group[i]);
         }
-        h.stuck.push_back(std::move(s));
+        stuck(present.back(), false, ranks(present), std::move(missing));
     }
-    for (const auto& [key, p] : p2p_) {
-        const Member& m = p.send ? *p.send : *p.recv;
-        h.stuck.push_back({op_of(m).name, m.step + 1, false, {m.rank},
-                           {p.send ? std::get<1>(key) : std::get<0>(key)}});
-    }
+    for (const auto& [key, p] : p2p_)
+        stuck(p.send ? *p.send : *p.recv, false, {p.send ? p.send->rank : p.recv->rank},
+              {p.send ? std::get<1>(key) : std::get<0>(key)});
     h.paused_ranks = paused_;
     std::sort(h.paused_ranks.begin(), h.paused_ranks.end());
     for (ResourceId r : net_.dead_on_stalled(topo_.channel_count())) h.dead_channels.push_back(r);
     return h;
-}
-
-void Replayer::report_deadlock() {
-    std::vector<InputError> errors;
-    const std::string at = format_time(sim_.now());
-    auto where = [&](const Member& m) {
-        return fmt::format("op '{}' on rank {}, step {}", op_of(m).name, m.rank, m.step + 1);
-    };
-    for (const auto& [key, p] : collectives_) {
-        const Communicator& comm = trace_.communicators[std::get<0>(key)];
-        std::string missing;
-        int count = 0;
-        std::size_t any = 0;
-        for (std::size_t i = 0; i < p.members.size(); ++i) {
-            if (p.present[i]) {
-                any = i;
-                continue;
-            }
-            if (count++ < 8) missing += (missing.empty() ? "" : ", ") + std::to_string(comm.groups[std::get<1>(key)][i]);
-        }
-        errors.emplace_back(op_of(p.members[any]).where, where(p.members[any]), "every rank of its group to reach it",
-                            fmt::format("ranks {}{} never did (the replay stopped at {})", missing,
-                                        count > 8 ? ", ..." : "", at));
-        if (errors.size() >= 10) break;
-    }
-    for (const auto& [key, p] : p2p_) {
-        if (errors.size() >= 10) break;
-        const Member& m = p.send ? *p.send : *p.recv;
-        errors.emplace_back(op_of(m).where, where(m),
-                            fmt::format("its {} on rank {}", p.send ? "receive" : "send",
-                                        p.send ? std::get<1>(key) : std::get<0>(key)),
-                            fmt::format("none reached (the replay stopped at {})", at));
-    }
-    if (errors.empty())
-        errors.emplace_back(SourceLocation{trace_.source, 0, 0}, "trace", "every op to finish",
-                            fmt::format("{} ops that never started", outstanding_));
-    throw InputErrors(std::move(errors));
 }
 
 }  // namespace
