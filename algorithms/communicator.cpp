@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "algorithms/tuner/comm_shape.hpp"
+#include "sim/hw/nodes.hpp"
 
 namespace collsim {
 

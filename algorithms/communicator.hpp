@@ -1,7 +1,7 @@
 #pragma once
 // A communicator: the GPUs of a collective in rank order, and how they group
 // into servers: GPUs joined without network links (node_of_devices in
-// tuner/comm_shape.hpp; an NVLink domain over several trays is one server). Hierarchical algorithms work per
+// sim/hw/nodes.hpp; an NVLink domain over several trays is one server). Hierarchical algorithms work per
 // server ("node") and per rail (the GPUs with the same local index in every
 // server); flat ones only need the rank order.
 #include <optional>

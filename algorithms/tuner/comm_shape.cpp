@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <set>
 
 #include "sim/model/link_efficiency.hpp"
@@ -10,26 +9,12 @@
 namespace collsim {
 
 namespace {
-uint32_t find_root(std::vector<uint32_t>& parent, uint32_t v) {
-    while (parent[v] != v) v = parent[v] = parent[parent[v]];
-    return v;
-}
-
 bool crosses_cpu(const Topology& topo, const Path& p) {
     for (std::size_t i = 1; i < p.channels.size(); ++i)
         if (topo.device(topo.channel_source(p.channels[i])).kind == DeviceKind::root_complex) return true;
     return false;
 }
 }  // namespace
-
-std::vector<uint32_t> node_of_devices(const Topology& topo) {
-    std::vector<uint32_t> parent(topo.devices().size());
-    std::iota(parent.begin(), parent.end(), 0u);
-    for (const Link& l : topo.links())
-        if (l.kind != LinkKind::network) parent[find_root(parent, l.a)] = find_root(parent, l.b);
-    for (uint32_t v = 0; v < parent.size(); ++v) parent[v] = find_root(parent, v);
-    return parent;
-}
 
 CommShape comm_shape(const Topology& topo, Routes& routes, const std::vector<DeviceId>& ranks) {
     CommShape s;

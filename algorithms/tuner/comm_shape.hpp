@@ -5,6 +5,7 @@
 // are available. A node is a set of GPUs joined without network links.
 #include <vector>
 
+#include "sim/hw/nodes.hpp"
 #include "sim/hw/routes.hpp"
 
 namespace collsim {
@@ -22,8 +23,5 @@ struct CommShape {
 };
 
 CommShape comm_shape(const Topology& topo, Routes& routes, const std::vector<DeviceId>& ranks);
-
-// Node of every device (union of devices joined by non-network links).
-std::vector<uint32_t> node_of_devices(const Topology& topo);
 
 }  // namespace collsim

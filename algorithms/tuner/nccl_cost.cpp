@@ -45,21 +45,24 @@ NcclChannels nccl_channels(const CommShape& s) {
     // the GPU's link toward its neighbour.
     const bool inter = s.nodes > 1 && s.nics_per_node > 0;
     const double total = inter ? s.nic_bw : s.intra_bw;
-    const auto& speeds = nccl::search_speeds(s.arch);
-    double speed = speeds.back();
-    for (double v : speeds)
-        if (v <= total) {
-            speed = v;
-            break;
-        }
-    speed = std::min(speed, total);
+    const auto& speeds = inter ? nccl::search_speeds_inter(s.arch) : nccl::search_speeds(s.arch);
+    std::size_t at = 0;
+    while (at + 1 < speeds.size() && speeds[at] > total) ++at;
+    const double speed = std::min(speeds[at], total);
     ch.count = inter ? s.nics_per_node : std::clamp(static_cast<int>(total / speed), 1, 16);
     ch.bw = speed;
-    // Fast links get their channels duplicated at half the speed each
-    // (ncclTopoPostset duplicates channels when bandwidth allows).
-    if (speed >= 25.0) {
+    const bool newer = s.arch == GpuArch::hopper || s.arch == GpuArch::blackwell;  // ccMin > 80
+    if (speed >= 25.0 && !(newer && speed < 50.0 && ch.count > 4)) {
         ch.count *= 2;
         ch.bw /= 2;
+    }
+    // Trees then try faster speeds inside the node, up to twice the network's,
+    // as long as the GPU's links carry every channel at that speed.
+    ch.tree_bw = ch.bw;
+    if (inter) {
+        std::size_t k = 0;
+        while (k + 1 < speeds.size() && speeds[k] > ch.bw) ++k;
+        for (; k > 0 && ch.tree_bw < 2 * ch.bw && ch.count * speeds[k - 1] <= s.intra_bw; --k) ch.tree_bw = speeds[k - 1];
     }
     ch.nvls_count = s.arch == GpuArch::blackwell ? 24 : 16;
     return ch;
@@ -105,7 +108,9 @@ std::vector<NcclCost> nccl_costs(const CommShape& s, CollOp op, int64_t bytes) {
             const double inter_lat = hw_latency(s.ppn == 1 && f == NcclFamily::ring ? NcclFamily::tree : f, p,
                                                 LinkClass::net);
             const double base = us(proto->base_latency);
-            double bw = bus, lat = 0;
+            // NCCL plans with the graph's intra-node speed on up to two nodes
+            // (tuning.cc: bw = nNodes <= 2 ? bwIntra : bwInter).
+            double bw = f == NcclFamily::tree && s.nodes <= 2 ? ch.count * ch.tree_bw : bus, lat = 0;
             switch (f) {
                 case NcclFamily::ring: {
                     if (p == ProtoKind::ll) bw = std::min(ll_max, 0.5 * bus);

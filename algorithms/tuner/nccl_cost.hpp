@@ -16,6 +16,10 @@ namespace collsim {
 struct NcclChannels {
     int count = 1;       // NCCL's channels for the ring/tree graphs
     double bw = 0;       // GB/s per channel it plans with
+    // GB/s per channel of the tree graph's intra-node part: NCCL's search
+    // raises it up to twice `bw` (search.cc: "increase bwIntra for trees"),
+    // and its cost model plans trees on two nodes with it.
+    double tree_bw = 0;
     int nvls_count = 16; // NVLS channels
 };
 
@@ -34,8 +38,9 @@ struct NcclCost {
 };
 
 // The graph search's outcome, approximated from the per-channel speeds NCCL
-// tries: the fastest speed that fits, as many channels as fit it, channels
-// duplicated at half speed where NCCL does so on fast links.
+// tries: the fastest speed that fits, as many channels as fit it (one per
+// NIC across nodes), channels duplicated at half speed where NCCL does so on
+// fast links (ncclTopoDupChannels).
 NcclChannels nccl_channels(const CommShape& s);
 
 // Every (family, protocol) NCCL considers for `op`, costed; the ineligible ones

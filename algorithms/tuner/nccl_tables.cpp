@@ -60,4 +60,16 @@ const std::vector<double>& search_speeds(GpuArch a) {
     return kDefault;
 }
 
+const std::vector<double>& search_speeds_inter(GpuArch a) {
+    // NCCL v2.30.7 src/graph/search.cc speedArrayInter, sm90SpeedArrayInter,
+    // sm100SpeedArrayInter.
+    static const std::vector<double> kDefault{48, 30, 28, 24, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4, 1.2, 0.24, 0.12};
+    static const std::vector<double> kSm90{48, 45, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+    static const std::vector<double> kSm100{96, 86, 80, 48,  45.1, 42,  40,  30,  24,   22,
+                                            20, 17.5, 15, 12, 6,    3,   2.4, 1.2, 0.24, 0.12};
+    if (a == GpuArch::hopper) return kSm90;
+    if (a == GpuArch::blackwell) return kSm100;
+    return kDefault;
+}
+
 }  // namespace collsim::nccl

@@ -26,7 +26,9 @@ double nvls_efficiency(int arch);                          // nvlsEfficiency
 // treeCorrectionFactor[proto][log2(bytes / 64)], 1.0 past the table's end.
 double tree_correction(ProtoKind p, int64_t bytes);
 
-// Per-channel speeds NCCL's graph search tries, fastest first (search.cc).
+// Per-channel speeds NCCL's graph search tries, fastest first (search.cc):
+// inside one node, and for graphs that cross nodes.
 const std::vector<double>& search_speeds(GpuArch a);
+const std::vector<double>& search_speeds_inter(GpuArch a);
 
 }  // namespace collsim::nccl

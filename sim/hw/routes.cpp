@@ -15,14 +15,28 @@ constexpr uint32_t kNoSlot = UINT32_MAX;
 uint64_t saturating_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 }  // namespace
 
-Routes::Routes(const Topology& topo) : topo_(topo), search_(topo), slot_(topo.devices().size(), kNoSlot) {}
+Routes::Routes(const Topology& topo)
+    : topo_(topo),
+      search_(topo),
+      slot_(topo.devices().size(), kNoSlot),
+      node_(node_of_devices(topo)),
+      home_(home_nics(topo)) {}
 
 void Routes::check(DeviceId src, DeviceId dst) const {
     if (src >= topo_.devices().size() || dst >= topo_.devices().size())
         throw std::out_of_range("route between unknown devices");
 }
 
-Routes::Dag Routes::build_dag(DeviceId src, DeviceId dst, int64_t floor_bps) {
+bool Routes::foreign_nic(DeviceId v, DeviceId src, DeviceId dst) const {
+    if (topo_.device(v).kind != DeviceKind::nic) return false;
+    for (DeviceId end : {src, dst}) {
+        const auto& own = home_[end];
+        if (node_[v] == node_[end] && !own.empty() && std::find(own.begin(), own.end(), v) == own.end()) return true;
+    }
+    return false;
+}
+
+Routes::Dag Routes::build_dag(DeviceId src, DeviceId dst, int64_t floor_bps, bool own_nics) {
     const auto& g = topo_.graph();
     RouteSearch::Layers layers = search_.shortest_paths(src, dst, floor_bps);
     Dag d;
@@ -34,12 +48,13 @@ Routes::Dag Routes::build_dag(DeviceId src, DeviceId dst, int64_t floor_bps) {
     d.pred_begin.push_back(0);
     for (uint32_t i = 0; i < d.vertex.size(); ++i) {
         const DeviceId v = d.vertex[i];
+        const bool barred = own_nics && foreign_nic(v, src, dst);
         // Incoming channels in the graph's (declaration) order: the reverse of
         // each outgoing channel v -> u is u -> v.
         for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
             const auto u = static_cast<DeviceId>(boost::target(*e, g));
             const uint32_t k = slot_[u];
-            if (k == kNoSlot || d.hop[k] != d.hop[i] - 1 || !search_.may_transit(u, src) ||
+            if (barred || k == kNoSlot || d.hop[k] != d.hop[i] - 1 || d.count[k] == 0 || !search_.may_transit(u, src) ||
                 topo_.link(Topology::link_of(g[*e].channel)).bandwidth.bps() < floor_bps)
                 continue;
             d.pred.push_back(g[*e].channel ^ 1u);
@@ -59,7 +74,12 @@ const Routes::Dag* Routes::dag(DeviceId src, DeviceId dst) {
     if (it == dags_.end()) {
         if (dags_.size() >= kMaxCachedPairs) dags_.clear();
         const int64_t floor_bps = search_.widest(src, dst);
-        it = dags_.emplace(key, floor_bps == 0 ? Dag{} : build_dag(src, dst, floor_bps)).first;
+        Dag d;
+        if (floor_bps > 0) {
+            d = build_dag(src, dst, floor_bps, true);
+            if (!d.count.empty() && d.count.back() == 0) d = build_dag(src, dst, floor_bps, false);  // no path through their own NICs
+        }
+        it = dags_.emplace(key, std::move(d)).first;
     }
     return it->second.vertex.empty() ? nullptr : &it->second;
 }
@@ -121,9 +141,18 @@ std::size_t Routes::first_hop_links(DeviceId src, DeviceId dst) {
     check(src, dst);
     const Dag* d = src == dst ? nullptr : dag(src, dst);
     if (!d) return 0;
+    // Only devices on some path to dst count: a barred NIC can leave a device
+    // of the DAG with no way on.
+    std::vector<bool> on_path(d->vertex.size(), false);
+    on_path.back() = true;
     std::set<LinkId> first;
-    for (std::size_t k = 0; k < d->pred.size(); ++k)
-        if (d->pred_from[k] == 0) first.insert(Topology::link_of(d->pred[k]));
+    for (uint32_t v = static_cast<uint32_t>(d->vertex.size()); v-- > 0;) {
+        if (!on_path[v]) continue;
+        for (uint32_t k = d->pred_begin[v]; k < d->pred_begin[v + 1]; ++k) {
+            on_path[d->pred_from[k]] = true;
+            if (d->pred_from[k] == 0) first.insert(Topology::link_of(d->pred[k]));
+        }
+    }
     return first.size();
 }
 

@@ -11,13 +11,17 @@
 // the neighbourhoods of its two ends (route_search.hpp), so a 131,072-GPU
 // fabric costs milliseconds per pair.
 // Paths never pass through a GPU: a GPU forwards nothing it did not receive as
-// a collective step.
+// a collective step. A GPU's traffic to another node leaves (and a GPU's
+// traffic from another node enters) through its own NICs (home_nics in
+// nodes.hpp), as NCCL binds each GPU to a local NIC; only where no such path
+// exists may it use another NIC of its node.
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <utility>
 #include <vector>
 
+#include "sim/hw/nodes.hpp"
 #include "sim/hw/route_search.hpp"
 #include "sim/hw/topology.hpp"
 
@@ -69,7 +73,9 @@ private:
     };
 
     const Dag* dag(DeviceId src, DeviceId dst);  // nullptr when unreachable
-    Dag build_dag(DeviceId src, DeviceId dst, int64_t floor_bps);
+    Dag build_dag(DeviceId src, DeviceId dst, int64_t floor_bps, bool own_nics);
+    // A NIC of src's or dst's node that is not theirs to use.
+    bool foreign_nic(DeviceId v, DeviceId src, DeviceId dst) const;
     Path finish_path(std::vector<ChannelId> channels) const;
     void check(DeviceId src, DeviceId dst) const;
 
@@ -77,6 +83,8 @@ private:
     std::map<std::pair<DeviceId, DeviceId>, Dag> dags_;
     RouteSearch search_;
     std::vector<uint32_t> slot_;  // scratch: device -> index in the Dag being built
+    std::vector<uint32_t> node_;
+    std::vector<std::vector<DeviceId>> home_;
 };
 
 }  // namespace collsim

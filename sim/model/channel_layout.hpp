@@ -8,7 +8,8 @@
 namespace collsim {
 
 // Per channel, the GPU that plays each rank position. Inside each node the
-// ranks are rotated by the channel number. With `alternate` (rings and
+// ranks are rotated so that channel c starts at a GPU of the node's c-th NIC
+// (home_nics), i.e. by c where every GPU has its own NIC. With `alternate` (rings and
 // chains), every other node runs the rotation backwards, so that a ring
 // leaves a node from the GPU (and NIC rail) on which it enters the next:
 // NCCL's graph search builds its inter-node rings rail-aligned the same way.

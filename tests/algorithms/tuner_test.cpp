@@ -137,3 +137,46 @@ TEST_CASE("LL128 through the CPU is off unless NCCL_PROTO asks for it, as in NCC
     s.intra_via_cpu = false;
     CHECK_FALSE(cost(nccl_costs(s, CollOp::allreduce, 1 << 20), NcclFamily::ring, ProtoKind::ll128).off_by_default);
 }
+
+TEST_CASE("on two nodes NCCL's trees plan with up to twice the network speed inside the node, so tree wins large AllReduce") {
+    // 2 x p4de: A100 (240 GB/s of NVLink at NCCL's rates), 4 x 100 Gb/s EFA.
+    CommShape s;
+    s.ranks = 16;
+    s.nodes = 2;
+    s.ppn = 8;
+    s.arch = GpuArch::ampere;
+    s.intra_bw = 240;
+    s.nic_bw = 12.5;
+    s.nics_per_node = 4;
+    const NcclChannels ch = nccl_channels(s);
+    CHECK(ch.count == 4);
+    CHECK(ch.bw == 12);       // speedArrayInter's step under 12.5
+    CHECK(ch.tree_bw == 24);  // 15, 18, 20, 24: stops at twice 12
+    const auto big = tune(s, CollOp::allreduce, Bytes(int64_t{1} << 30), "auto", "auto");
+    REQUIRE(big);
+    INFO(big->why);
+    CHECK(big->algo == "tree");
+    // On more nodes NCCL plans trees with the network speed: ring again.
+    s.ranks = 32;
+    s.nodes = 4;
+    const auto four = tune(s, CollOp::allreduce, Bytes(int64_t{1} << 30), "auto", "auto");
+    REQUIRE(four);
+    CHECK(four->algo == "ring");
+}
+
+TEST_CASE("NCCL does not duplicate Hopper's channels below 50 GB/s when it has more than four") {
+    // DGX H100 pair: 8 x 400 Gb/s NICs give 48 GB/s channels, kept as 8.
+    CommShape s = h100_node();
+    s.ranks = 16;
+    s.nodes = 2;
+    s.nic_bw = 50;
+    s.nics_per_node = 8;
+    NcclChannels ch = nccl_channels(s);
+    CHECK(ch.count == 8);
+    CHECK(ch.bw == 48);
+    // Four such NICs: duplicated to 8 at 24 GB/s (ncclTopoDupChannels).
+    s.nics_per_node = 4;
+    ch = nccl_channels(s);
+    CHECK(ch.count == 8);
+    CHECK(ch.bw == 24);
+}
