@@ -51,6 +51,7 @@ AlgorithmInfo alltoall_pairwise_algorithm();
 AlgorithmInfo rhd_algorithm();
 AlgorithmInfo tree_algorithm();
 AlgorithmInfo nvls_algorithm();
+AlgorithmInfo nvls_tree_algorithm();
 AlgorithmInfo hierarchical_algorithm();
 AlgorithmInfo collnet_algorithm();
 

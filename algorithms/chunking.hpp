@@ -35,12 +35,14 @@ inline constexpr int64_t kMaxPipelineChunkHops = int64_t{1} << 22;
 // more steps to simulate.
 inline constexpr int64_t kChunksPerStage = 64;
 // Past CollectiveCall::max_steps, chunks grow too: a pipelined schedule has at
-// most this many steps per chunk, rank and channel (the double binary tree's
-// two halves: a send and a receive up and down each), so the chunk count is
-// capped at max_steps / (this x ranks x channels). The pipeline then fills in
-// fewer, larger chunks instead of simulating fewer channels than NCCL runs.
+// most `steps_per_chunk_rank` steps per chunk, rank and channel (by default
+// the double binary tree's: a send and a receive up and down in each of its
+// two halves), so the chunk count is capped at max_steps / (that x ranks x
+// channels). The pipeline then fills in fewer, larger chunks instead of
+// simulating fewer channels than NCCL runs.
 inline constexpr int64_t kMaxStepsPerChunkRank = 8;
-int pipeline_chunks(const CollectiveCall& call, Bytes per_channel, int stages = 0);
+int pipeline_chunks(const CollectiveCall& call, Bytes per_channel, int stages = 0,
+                    int64_t steps_per_chunk_rank = kMaxStepsPerChunkRank);
 
 // Out-of-place buffers (AllToAll, SendRecv): an input of `blocks` blocks of
 // `channels` chunks each, then an output of the same shape.

@@ -15,6 +15,10 @@ const Path& CostModel::path(DeviceId a, DeviceId b, int channel) {
     return it->second;
 }
 
+bool CostModel::via_switch(DeviceId a, DeviceId b) const {
+    return reduces_in_nvswitch(comm_.topo->device(a)) || reduces_in_nvswitch(comm_.topo->device(b));
+}
+
 Bandwidth CostModel::capacity(ChannelId c) const {
     const Link& l = comm_.topo->link(Topology::link_of(c));
     return scaled_bandwidth(l.bandwidth, efficiency_[static_cast<std::size_t>(link_class(l.kind))]);
@@ -26,7 +30,7 @@ Estimate CostModel::send(DeviceId a, DeviceId b, Bytes payload, int sharing, int
     if (!p.channels.empty() && payload.count() > 0) {
         int64_t bottleneck = INT64_MAX;
         for (ChannelId c : p.channels) bottleneck = std::min(bottleneck, capacity(c).bps());
-        e.bandwidth = transfer_time(wire_bytes(payload, proto_), Bandwidth::bytes_per_s(bottleneck / sharing));
+        e.bandwidth = transfer_time(wire_bytes(payload, proto_, via_switch(a, b)), Bandwidth::bytes_per_s(bottleneck / sharing));
     }
     return e;
 }
@@ -58,7 +62,7 @@ std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& tr
             int64_t rate = INT64_MAX;
             for (ChannelId l : p.channels)
                 rate = std::min(rate, capacity(l).bps() / load[l]);
-            e.bandwidth = transfer_time(wire_bytes(t.bytes, proto_), Bandwidth::bytes_per_s(rate));
+            e.bandwidth = transfer_time(wire_bytes(t.bytes, proto_, via_switch(t.from, t.to)), Bandwidth::bytes_per_s(rate));
         }
         out.push_back(e);
     }

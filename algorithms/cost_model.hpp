@@ -88,6 +88,8 @@ public:
     const Path& path(DeviceId a, DeviceId b, int channel);
     // A link direction's bandwidth as the flow simulation sees it.
     Bandwidth capacity(ChannelId c) const;
+    // A send between these devices goes into or out of a reducing NVSwitch.
+    bool via_switch(DeviceId a, DeviceId b) const;
 
 private:
     const CommLayout& comm_;

@@ -20,31 +20,14 @@
 #include <fmt/format.h>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/reducing_switch.hpp"
 
 namespace collsim {
 
 namespace {
 
-// The NVSwitch every rank is linked to that reduces in the switch.
-std::optional<DeviceId> reducing_nvswitch(const CommLayout& comm) {
-    const Topology& topo = *comm.topo;
-    auto linked = [&](DeviceId gpu, DeviceId sw) {
-        for (const Link& l : topo.links())
-            if ((l.a == gpu && l.b == sw) || (l.b == gpu && l.a == sw)) return true;
-        return false;
-    };
-    for (DeviceId d = 0; d < topo.devices().size(); ++d) {
-        const Device& dev = topo.device(d);
-        if (dev.kind != DeviceKind::nvswitch || !dev.in_network_reduction) continue;
-        bool all = true;
-        for (DeviceId g : comm.gpus) all = all && linked(g, d);
-        if (all) return d;
-    }
-    return std::nullopt;
-}
-
 Unavailable nvls_requirement(CollOp, const CommLayout& comm) {
-    if (reducing_nvswitch(comm)) return std::nullopt;
+    if (reducing_nvswitch(*comm.topo, comm.gpus)) return std::nullopt;
     return fmt::format("nvls needs an nvswitch with in_network_reduction: true linked to every GPU of the "
                        "communicator; {} has none",
                        comm.topo->name());
@@ -62,20 +45,8 @@ Schedule nvls_schedule(const CollectiveCall& call, const CommLayout& comm) {
     s.ranks = n;
     s.channels = channels;
     s.chunks = channels * k * n;
-    s.switches = {*reducing_nvswitch(comm)};
+    s.switches = {*reducing_nvswitch(*comm.topo, comm.gpus)};
     const int sw = n;  // the switch's participant index
-    Step quiet;        // sends after the first of a chunk pay no protocol step
-    quiet.flags = kNoHopLatency;
-    auto send = [&](int from, int to, int ch, int chunk, Bytes bytes, std::vector<StepId> deps, bool pays) {
-        Step st = quiet;
-        st.flags = pays ? 0 : kNoHopLatency;
-        st.rank = from;
-        st.peer = to;
-        st.channel = static_cast<uint16_t>(ch);
-        st.chunk = st.src_chunk = chunk;
-        st.bytes = bytes;
-        return s.add(st, deps);
-    };
     for (int ch = 0; ch < channels; ++ch) {
         std::vector<StepId> streamed(static_cast<std::size_t>(n), kNoStep);  // each rank's last contribution
         for (int j = 0; j < k; ++j) {
@@ -88,15 +59,15 @@ Schedule nvls_schedule(const CollectiveCall& call, const CommLayout& comm) {
                     auto& prev = streamed[static_cast<std::size_t>(r)];
                     std::vector<StepId> deps;
                     if (prev != kNoStep) deps.push_back(after_sent(prev));
-                    prev = send(r, sw, ch, chunk, bytes, deps, true);
+                    prev = s.send(r, sw, ch, chunk, bytes, deps, true);
                     summed = summed == kNoStep ? s.receive(StepKind::reduce, prev, chunk)
                                                : s.receive(StepKind::reduce, prev, chunk, {summed});
                 }
-                const StepId loaded = send(sw, owner, ch, chunk, bytes, {summed}, false);
+                const StepId loaded = s.send(sw, owner, ch, chunk, bytes, {summed}, false);
                 const StepId at_owner = s.receive(StepKind::copy, loaded, chunk);
-                const StepId stored = send(owner, sw, ch, chunk, bytes, {at_owner}, false);
+                const StepId stored = s.send(owner, sw, ch, chunk, bytes, {at_owner}, false);
                 const StepId at_switch = s.receive(StepKind::copy, stored, chunk);
-                for (int r = 0; r < n; ++r) s.receive(StepKind::copy, send(sw, r, ch, chunk, bytes, {at_switch}, false), chunk);
+                for (int r = 0; r < n; ++r) s.receive(StepKind::copy, s.send(sw, r, ch, chunk, bytes, {at_switch}, false), chunk);
             }
         }
     }
@@ -106,7 +77,7 @@ Schedule nvls_schedule(const CollectiveCall& call, const CommLayout& comm) {
 Estimate nvls_estimate(const CollectiveCall& call, CostModel& m) {
     const int n = call.ranks, channels = call.channels, k = nvls_chunks(call);
     const CommLayout& comm = m.comm();
-    const DeviceId sw = *reducing_nvswitch(comm);
+    const DeviceId sw = *reducing_nvswitch(*comm.topo, comm.gpus);
     const Bytes slice = largest_piece(largest_piece(largest_piece(call.bytes, channels), k), n);
     Estimate up, back, period;
     for (DeviceId g : comm.gpus) {

@@ -24,6 +24,7 @@ const std::vector<AlgorithmInfo>& algorithm_registry() {
         tree_algorithm(),
         rhd_algorithm(),
         nvls_algorithm(),
+        nvls_tree_algorithm(),
         hierarchical_algorithm(),
         collnet_algorithm(),
         sendrecv_algorithm(),

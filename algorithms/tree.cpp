@@ -1,17 +1,13 @@
 // NCCL's double binary tree AllReduce: within each server the ranks form a
 // chain; across servers, two binary trees whose leaves are each other's inner
-// nodes (a server that forwards in one tree is a leaf in the other), so every
-// server sends and receives about the same in both. Half of each channel's
-// data goes down each tree, in pipeline chunks: each chunk is reduced up the
-// tree (every rank adds what its children send, then passes the sum up) and
-// the root's result is broadcast back down.
+// nodes (node_trees.hpp). Half of each channel's data goes down each tree, in
+// pipeline chunks: each chunk is reduced up the tree (every rank adds what
+// its children send, then passes the sum up) and the root's result is
+// broadcast back down.
 //
-// The trees: the servers sit at positions 0..m-1 of an in-order balanced
-// binary tree; tree 0 puts server x at position x, tree 1 at position x-1,
-// so even and odd servers swap leaf and inner roles. In tree 0 a server's
-// chain runs from its last rank up to its first (the head, which links to the
-// other servers); in tree 1 the other way, so the two trees use different
-// GPUs (and NICs) between servers.
+// In tree 0 a server's chain runs from its last rank up to its first (the
+// head, which links to the other servers); in tree 1 the other way, so the
+// two trees use different GPUs (and NICs) between servers.
 //
 // Closed form: a pipeline over a tree. T = launch + the first chunk's longest
 // path (up from the deepest leaf with every reduction on the way, then down)
@@ -23,6 +19,7 @@
 // chunk and for many (hundreds); with tens of chunks it is up to ~13% high,
 // because the busiest link starts working before the first chunk's trip ends.
 #include "algorithms/algorithm.hpp"
+#include "algorithms/node_trees.hpp"
 
 namespace collsim {
 
@@ -35,21 +32,9 @@ struct RankTree {
     std::vector<int> order;                  // parents before children
 };
 
-// Parent of each position in an in-order balanced binary tree over [lo, hi].
-void in_order(int lo, int hi, int parent, std::vector<int>& out) {
-    if (lo > hi) return;
-    const int mid = (lo + hi) / 2;
-    out[static_cast<std::size_t>(mid)] = parent;
-    in_order(lo, mid - 1, mid, out);
-    in_order(mid + 1, hi, mid, out);
-}
-
 RankTree make_tree(const CommLayout& comm, int which) {
     const int m = comm.node_count(), n = comm.size();
-    std::vector<int> pos_parent(static_cast<std::size_t>(m), -1);
-    in_order(0, m - 1, -1, pos_parent);
-    auto node_at = [&](int pos) { return wrap(pos + which, m); };
-    auto pos_of = [&](int node) { return wrap(node - which, m); };
+    const std::vector<int> node_parent = node_tree_parents(m, which);
     auto head = [&](int node) {
         const auto& ranks = comm.nodes[static_cast<std::size_t>(node)];
         return which == 0 ? ranks.front() : ranks.back();
@@ -65,8 +50,8 @@ RankTree make_tree(const CommLayout& comm, int which) {
             const int up = which == 0 ? l - 1 : l + 1;
             if (up >= 0 && up < len) t.parent[static_cast<std::size_t>(r)] = ranks[static_cast<std::size_t>(up)];
         }
-        const int pp = pos_parent[static_cast<std::size_t>(pos_of(node))];
-        if (pp >= 0) t.parent[static_cast<std::size_t>(head(node))] = head(node_at(pp));
+        const int pp = node_parent[static_cast<std::size_t>(node)];
+        if (pp >= 0) t.parent[static_cast<std::size_t>(head(node))] = head(pp);
         else t.root = head(node);
     }
     for (int r = 0; r < n; ++r)  // chain children come first: ranks of the same server

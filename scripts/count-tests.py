@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Prints 'tests: N passed, M failed' from the real results of a meson test run.
 
-Catch2 test cases are counted from its JUnit report; every other meson test
-counts as one. A test binary that crashed before writing its report counts as
+Catch2 test cases are counted from their JUnit reports (the 'unit', 'examples'
+and 'slow' runs of the test binary); every other meson test counts as one. A test binary that crashed before writing its report counts as
 one failure, so a crash can never read as a pass.
 """
 import json
@@ -17,10 +17,11 @@ entries = [json.loads(line) for line in testlog.read_text().splitlines() if line
 if not entries:
     print("no meson test results found", file=sys.stderr)
     failed += 1
+reports = {"unit": "catch-results.xml", "examples": "catch-results-examples.xml", "slow": "catch-results-slow.xml"}
 for entry in entries:
     ok = entry.get("result") in ("OK", "EXPECTEDFAIL", "SKIP")
-    if entry.get("name") == "unit":
-        report = build / "catch-results.xml"
+    if entry.get("name") in reports:
+        report = build / reports[entry["name"]]
         cases = list(ET.parse(report).getroot().iter("testcase")) if report.exists() else []
         bad = sum(1 for c in cases if c.find("failure") is not None or c.find("error") is not None)
         passed += len(cases) - bad

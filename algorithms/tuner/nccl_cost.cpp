@@ -177,7 +177,7 @@ int nccl_launch_channels(const NcclChannels& ch, ProtoKind proto, NcclFamily fam
     const int64_t threads = family == NcclFamily::tree ? 640 : 512;
     int64_t per_thread = proto == ProtoKind::simple ? 64 : 8;
     if (proto == ProtoKind::ll && family == NcclFamily::ring) per_thread *= ranks;
-    int nc = family == NcclFamily::nvls ? ch.nvls_count : ch.count;
+    int nc = family == NcclFamily::nvls || family == NcclFamily::nvls_tree ? ch.nvls_count : ch.count;
     while (nc > 1 && bytes < nc * threads * per_thread) --nc;
     return nc;
 }

@@ -134,9 +134,10 @@ void Executor::send(StepId s) {
     const Step& step = schedule_->steps[s];
     // The channel is the connection (one queue pair per channel and peer, as
     // NCCL opens them): it is the flow id that ECMP hashes.
-    Path p = routing_.route(routes_, device_of(step.rank, step.channel), device_of(step.peer, step.channel),
-                            static_cast<uint64_t>(step.channel),
+    const DeviceId from = device_of(step.rank, step.channel), to = device_of(step.peer, step.channel);
+    Path p = routing_.route(routes_, from, to, static_cast<uint64_t>(step.channel),
                             [this](ChannelId c) { return net_.flows_on(c); });
+    const bool via_switch = reduces_in_nvswitch(topo_.device(from)) || reduces_in_nvswitch(topo_.device(to));
     std::vector<ResourceId> res = send_resources(topo_, p);
     const Time hop = step.pays_hop_latency() ? proto_.step_latency(p.link_class) : Time{};
     Time latency = p.latency + hop + net_.extra_latency(res);
@@ -144,7 +145,7 @@ void Executor::send(StepId s) {
         latency = Time::from_ps(std::llround(static_cast<double>(latency.ps()) * schedule_->latency_scale));
     if (!peak_.empty()) count_load(s, p.channels);
     // The flow ends when the last byte has left; it arrives after the latency.
-    net_.start_flow(std::move(res), wire_bytes(step.bytes, proto_), Time{}, [this, s, latency] {
+    net_.start_flow(std::move(res), wire_bytes(step.bytes, proto_, via_switch), Time{}, [this, s, latency] {
         sent(s);
         sim_.schedule_in(latency, [this, s] { complete(s); });
     });

@@ -23,6 +23,9 @@ struct Protocol {
     Time base_latency;                // once per collective call
     std::array<Time, 3> hop_latency;  // per step, indexed by LinkClass (nvlink, pci, net)
     int64_t payload_num = 1, payload_den = 1;  // share of wire bytes that are payload
+    // A further share for sends into or out of an NVSwitch that reduces in
+    // the switch (NVLS multimem traffic, which carries less than the link rate).
+    int64_t switch_payload_num = 1, switch_payload_den = 1;
     // NCCL hands data between ranks in buffer slots of this much payload, so a
     // reduction overlaps the transfer of the next slot: only the last slot's
     // reduction adds to a step's time.

@@ -25,9 +25,11 @@ StepId Schedule::add(const Step& s, std::span<const StepId> deps) {
     return id;
 }
 
-StepId Schedule::send(int rank, int peer, int channel, int chunk, Bytes bytes, std::span<const StepId> deps) {
+StepId Schedule::send(int rank, int peer, int channel, int chunk, Bytes bytes, std::span<const StepId> deps,
+                      bool pays_hop_latency) {
     Step s;
     s.kind = StepKind::send;
+    s.flags = pays_hop_latency ? 0 : kNoHopLatency;
     s.rank = rank;
     s.peer = peer;
     s.channel = static_cast<uint16_t>(channel);

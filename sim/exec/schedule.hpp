@@ -91,10 +91,14 @@ struct Schedule {
     StepId add(const Step& s, std::initializer_list<StepId> deps = {}) {
         return add(s, std::span<const StepId>(deps.begin(), deps.size()));
     }
-    // Shorthands for the common steps.
-    StepId send(int rank, int peer, int channel, int chunk, Bytes bytes, std::span<const StepId> deps);
-    StepId send(int rank, int peer, int channel, int chunk, Bytes bytes, std::initializer_list<StepId> deps = {}) {
-        return send(rank, peer, channel, chunk, bytes, std::span<const StepId>(deps.begin(), deps.size()));
+    // Shorthands for the common steps. A send that does not pay its protocol's
+    // hop latency (kNoHopLatency) follows one that did, in the same chunk.
+    StepId send(int rank, int peer, int channel, int chunk, Bytes bytes, std::span<const StepId> deps,
+                bool pays_hop_latency = true);
+    StepId send(int rank, int peer, int channel, int chunk, Bytes bytes, std::initializer_list<StepId> deps = {},
+                bool pays_hop_latency = true) {
+        return send(rank, peer, channel, chunk, bytes, std::span<const StepId>(deps.begin(), deps.size()),
+                    pays_hop_latency);
     }
     // Receives send step `from` into `chunk` (reduce: added to the value of the same chunk).
     StepId receive(StepKind kind, StepId from, int chunk, std::initializer_list<StepId> deps = {});

@@ -6,6 +6,7 @@
 
 #include "sim/core/units.hpp"
 #include "sim/exec/protocol.hpp"
+#include "sim/hw/device.hpp"
 
 namespace collsim {
 
@@ -28,9 +29,15 @@ inline Bandwidth scaled_bandwidth(Bandwidth nominal, double efficiency) {
     return Bandwidth::bytes_per_s(static_cast<int64_t>(static_cast<double>(nominal.bps()) * efficiency));
 }
 
-// Bytes on the wire for `payload` bytes under a protocol (flags, headers), rounded up.
-inline Bytes wire_bytes(Bytes payload, const Protocol& proto) {
-    return Bytes((payload.count() * proto.payload_den + proto.payload_num - 1) / proto.payload_num);
+// Bytes on the wire for `payload` bytes under a protocol (flags, headers),
+// rounded up; `via_reducing_switch`: the send goes into or out of an NVSwitch
+// that reduces in the switch.
+inline Bytes wire_bytes(Bytes payload, const Protocol& proto, bool via_reducing_switch = false) {
+    int64_t num = proto.payload_num, den = proto.payload_den;
+    if (via_reducing_switch) num *= proto.switch_payload_num, den *= proto.switch_payload_den;
+    return Bytes((payload.count() * den + num - 1) / num);
 }
+
+inline bool reduces_in_nvswitch(const Device& d) { return d.kind == DeviceKind::nvswitch && d.in_network_reduction; }
 
 }  // namespace collsim

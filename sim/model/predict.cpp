@@ -86,15 +86,15 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     c.algorithm = find_algorithm(tuned->algo);
     c.proto = tuned->proto;
     c.protocol = calibrated(*nccl_protocol(c.algorithm->family, tuned->proto), c.algorithm->family, cal);
-    if (c.algorithm->family == NcclFamily::nvls) {
+    if (c.algorithm->family == NcclFamily::nvls || c.algorithm->family == NcclFamily::nvls_tree) {
         // NVLink SHARP carries less than the links' rate: NCCL's cost model
-        // scales NVLS bandwidth by nvlsEfficiency (0.85 Hopper, 0.74
-        // Blackwell; src/graph/tuning.cc, MODEL-FACTS.md), so its sends here
-        // carry that share of payload.
+        // scales NVLS bandwidth inside the node by nvlsEfficiency (0.85
+        // Hopper, 0.74 Blackwell; src/graph/tuning.cc, MODEL-FACTS.md), so
+        // sends into and out of the switch carry that share of payload.
         const double eff = nccl::nvls_efficiency(nccl::arch_index(shape.arch));
         if (eff > 0) {
-            c.protocol.payload_num *= std::llround(eff * 1000);
-            c.protocol.payload_den *= 1000;
+            c.protocol.switch_payload_num = std::llround(eff * 1000);
+            c.protocol.switch_payload_den = 1000;
         }
     }
     c.channels = req.channels > 0 ? req.channels : tuned->channels;
@@ -105,15 +105,21 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     // over, each standing for its share of NCCL's channels
     // (CollectiveCall::launched_channels), and laid over the GPUs as NCCL lays
     // its rings.
-    const int spread = std::max(default_channels(routes, req.ranks), shape.nodes > 1 ? shape.nics_per_node : 1);
+    // An NVLSTree channel already leaves every node through every GPU's NIC
+    // (each local rank owns a slice), so more channels add no NIC to spread over.
+    const bool spans_rails = c.algorithm->family == NcclFamily::nvls_tree;
+    const int spread = std::max(default_channels(routes, req.ranks),
+                                shape.nodes > 1 && !spans_rails ? shape.nics_per_node : 1);
     int simulated = req.channels > 0 ? req.channels : std::min(c.channels, spread);
     const int n = static_cast<int>(req.ranks.size());
+    const bool wanted = !req.analytical || req.explain;
     auto call = [&](int ch) {
         CollectiveCall k{req.op, req.bytes, n, ch, req.root, c.channels};
-        k.max_steps = req.max_steps;
+        // The schedule-size bound coarsens pipelines only where a schedule is
+        // built; a closed form alone pipelines as NCCL does.
+        k.max_steps = wanted ? req.max_steps : 0;
         return k;
     };
-    const bool wanted = !req.analytical || req.explain;
     if (wanted && req.channels == 0 && simulated > 1) {
         // Each channel is a copy of the same steps: size one channel's schedule
         // before building them all, so an oversized one is never built.

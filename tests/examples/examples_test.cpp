@@ -23,7 +23,7 @@ std::string slurp(const fs::path& p) {
 // (collsim's arguments) with its `expected.txt`, and each `command-NAME` with
 // `expected-NAME.txt`. COLLSIM_UPDATE_GOLDEN=1 rewrites the expected outputs
 // instead (then review the diff before committing).
-TEST_CASE("every example still prints its recorded output") {
+TEST_CASE("every example still prints its recorded output", "[examples]") {
     const bool update = std::getenv("COLLSIM_UPDATE_GOLDEN") != nullptr;
     int checked = 0;
     std::vector<fs::path> commands;

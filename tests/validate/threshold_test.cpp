@@ -15,11 +15,11 @@ using collsim::test::run_cli;
 namespace {
 // Issue 5 asks for at most 15% (bandwidth-bound rows) and 25% (latency-bound
 // rows) here, and aims at 10% and 20%. Measured out-of-sample over 43 runs:
-// 24.7% bandwidth-bound (22.9% before NVLS took NCCL's nvlsEfficiency, which
-// cut the uncalibrated error from 33.7% to 27.8%), 21.5% latency-bound
-// (validation/README.md); the bandwidth-bound target is not met yet.
-constexpr double kMaxBandwidthBoundMedianPct = 26.0;
-constexpr double kMaxLatencyBoundMedianPct = 24.0;
+// 23.0% bandwidth-bound (24.7% before GPUs kept to their own NICs and NVLSTree
+// was modelled), 21.3% latency-bound (validation/README.md); the
+// bandwidth-bound target is not met yet.
+constexpr double kMaxBandwidthBoundMedianPct = 24.0;
+constexpr double kMaxLatencyBoundMedianPct = 23.0;
 }  // namespace
 
 // [slow]: the one essential slow test (a calibration fit per shipped run, the
