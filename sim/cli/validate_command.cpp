@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/algorithm.hpp"
 #include "sim/cli/options.hpp"
 #include "sim/cli/size_list.hpp"
 #include "sim/core/error.hpp"
@@ -39,6 +40,9 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
     c->add_option("--op", o.op, "the collective of --log, where the log does not name it");
     c->add_option("--algo", o.algo, "the algorithm --log's run forced (NCCL_ALGO), or auto")->capture_default_str();
     c->add_option("--proto", o.proto, "the protocol --log's run forced (NCCL_PROTO), or auto")->capture_default_str();
+    c->add_option("--disable", o.disable, "algorithms --log's run turned off, e.g. nvls,collnet (NCCL_NVLS_ENABLE=0, "
+                                          "NCCL_COLLNET_ENABLE=0)")
+        ->delimiter(',');
     c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
     c->add_flag("--cross", o.cross, "fit each dataset alone and predict the others of its machine class");
     c->add_option("--size-corrections", o.size_corrections, "size-range boundaries for the --cross fits, e.g. 64K,64M");
@@ -60,6 +64,10 @@ int run_validate(const ValidateOptions& o) {
     if (!o.op.empty() && o.log.empty()) bad_option("--op", "only with --log", o.op);
     if ((o.algo != "auto" || o.proto != "auto") && o.log.empty())
         bad_option("--algo/--proto", "only with --log (datasets.yaml says what each run forced)", o.algo + "/" + o.proto);
+    if (!o.disable.empty() && o.log.empty())
+        bad_option("--disable", "only with --log (datasets.yaml says what each run turned off)", o.disable.front());
+    for (const std::string& name : o.disable)
+        if (!find_algorithm(name)) bad_option("--disable", algorithm_choices(), name);
     std::optional<CollOp> op;
     if (!o.op.empty() && !(op = coll_op_from(o.op))) bad_option("--op", std::string(coll_op_choices()), o.op);
     ValidationOptions options;
@@ -69,7 +77,10 @@ int run_validate(const ValidateOptions& o) {
     const Calibration cal = o.calibration.empty() ? Calibration{} : load_calibration(o.calibration);
     TopologyCache machines;
     std::vector<Dataset> data;
-    if (!o.log.empty()) data.push_back(log_dataset(o.log, o.topology, machines, op, o.algo, o.proto));
+    if (!o.log.empty()) {
+        data.push_back(log_dataset(o.log, o.topology, machines, op, o.algo, o.proto));
+        data.back().disabled = o.disable;
+    }
     else data = load_datasets(o.data, machines);
     if (!o.log.empty()) {
         // A lone log the model cannot run is bad input, not a row of a report.

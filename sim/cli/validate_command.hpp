@@ -11,6 +11,7 @@ struct ValidateOptions {
     std::string data = "validation/data";  // a folder with datasets.yaml
     std::string log, topology, op;         // one log against one topology instead
     std::string algo = "auto", proto = "auto";  // what --log's run forced with NCCL_ALGO / NCCL_PROTO
+    std::vector<std::string> disable;      // algorithms --log's run turned off (NCCL_NVLS_ENABLE=0, ...)
     std::string calibration;               // a profile; empty: defaults
     bool cross = false;
     std::string size_corrections;          // boundaries for the fits of --cross, e.g. "64K,64M"

@@ -1,5 +1,6 @@
 #include "sim/model/predict.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -77,7 +78,10 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     std::map<std::string, bool> usable;  // why_not can be costly (SHARP trees): ask once per algorithm
     auto tuned = tune(shape, req.op, req.bytes, req.algo, req.proto, [&](const std::string& name) {
         auto it = usable.find(name);
-        if (it == usable.end()) it = usable.emplace(name, !find_algorithm(name)->why_not(req.op, comm)).first;
+        if (it == usable.end()) {
+            const bool off = std::find(req.disabled.begin(), req.disabled.end(), name) != req.disabled.end();
+            it = usable.emplace(name, !off && !find_algorithm(name)->why_not(req.op, comm)).first;
+        }
         return it->second;
     });
     if (!tuned)

@@ -45,6 +45,9 @@ struct PredictRequest {
     const msccl::MscclAlgorithm* msccl = nullptr;  // run this file's schedule instead of `algo`
     // Schedules larger than this are lumped or simulated with fewer channels.
     std::size_t max_steps = kMaxSimulatedSteps;
+    // Algorithms the tuner may not pick (as NCCL_NVLS_ENABLE=0 or
+    // NCCL_COLLNET_ENABLE=0 turn them off); names from the registry.
+    std::vector<std::string> disabled{};
 };
 
 struct Prediction {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/algorithm.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/yaml_fields.hpp"
 #include "sim/exec/protocol.hpp"
@@ -70,7 +71,7 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
                 const std::string path = fmt::format("manifest.datasets[{}]", i);
                 const YAML::Node n = list[i];
                 if (!f.expect_map(n, path)) continue;
-                f.check_keys(n, path, {"file", "topology", "class", "algo", "proto", "ranks"});
+                f.check_keys(n, path, {"file", "topology", "class", "algo", "proto", "ranks", "disable"});
                 Entry e;
                 e.at = f.at(n);
                 auto file = f.string(n, path, "file", true);
@@ -82,6 +83,13 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
                 if (proto && *proto != "auto" && !proto_kind_from(*proto))
                     f.error(n["proto"], path + ".proto", std::string(proto_choices()) + " or auto", "'" + *proto + "'");
                 if (ranks && *ranks < 1) f.error(n["ranks"], path + ".ranks", "a rank count of 1 or more", std::to_string(*ranks));
+                if (const YAML::Node off = n["disable"]; off && f.expect_sequence(off, path + ".disable"))
+                    for (std::size_t k = 0; k < off.size(); ++k) {
+                        const std::string at = fmt::format("{}.disable[{}]", path, k);
+                        const std::string name = off[k].IsScalar() ? off[k].as<std::string>() : std::string("a non-name");
+                        if (!find_algorithm(name)) f.error(off[k], at, algorithm_choices(), "'" + name + "'");
+                        else e.d.disabled.push_back(name);
+                    }
                 if (!file || !topology) continue;
                 e.d.name = *file;
                 e.d.path = resolve(dir, *file);

@@ -11,6 +11,8 @@
 //       class: a100-sxm4
 //       algo: auto          # optional: ring, tree, ... as NCCL_ALGO forced it
 //       proto: auto         # optional: ll, ll128, simple as NCCL_PROTO forced it
+//       disable: [nvls]     # optional: algorithms the run turned off (NCCL_NVLS_ENABLE=0,
+//                           #   NCCL_COLLNET_ENABLE=0), which the tuner then never picks
 //       ranks: 8            # optional: else the log's device list, else the topology's GPUs
 #include <optional>
 #include <string>
@@ -27,6 +29,7 @@ struct Dataset {
     std::string topology_path;  // as given, relative paths resolved against the manifest's folder
     std::string machine_class;  // empty: cross-validates with nothing
     std::string algo = "auto", proto = "auto";
+    std::vector<std::string> disabled;  // algorithms the run turned off
     CollOp op = CollOp::allreduce;
     int ranks = 0;
     int nodes = 1;  // from the CSV header's 'nodes:' line; 1 where it has none

@@ -44,6 +44,7 @@ DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machin
     req.ranks = {gpus.begin(), gpus.begin() + d.ranks};
     req.algo = d.algo;
     req.proto = d.proto;
+    req.disabled = d.disabled;
     DatasetPrediction out;
     for (const auto& row : d.measurement.rows) {
         if (row.size.count() == 0) continue;

@@ -29,7 +29,7 @@ std::string load_error(const std::string& name) {
 TEST_CASE("a manifest lists runs with their topology, class and forced protocol") {
     TopologyCache machines;
     const auto data = load_datasets(manifest("good.yaml"), machines);
-    REQUIRE(data.size() == 3);
+    REQUIRE(data.size() == 4);
     CHECK(data[0].name == "../../nccl-logs/new-layout-allreduce.log");
     CHECK(data[0].op == CollOp::allreduce);
     CHECK(data[0].ranks == 8);  // from the log's device list, equal to the topology's GPUs
@@ -39,6 +39,18 @@ TEST_CASE("a manifest lists runs with their topology, class and forced protocol"
     CHECK(data[2].op == CollOp::broadcast);
     CHECK(data[2].ranks == 2);
     CHECK_THAT(data[2].topology_path, Catch::EndsWith("tests/data/validate/manifests/../two-gpus.yaml"));
+    CHECK(data[0].disabled.empty());
+    CHECK(data[3].disabled == std::vector<std::string>{"nvls"});
+}
+
+TEST_CASE("a run that turned an algorithm off is predicted without it") {
+    // NCCL_NVLS_ENABLE=0: on a DGX H100 the tuner's NVLS for 64 MiB and up is off the table.
+    TopologyCache machines;
+    const auto data = load_datasets(manifest("good.yaml"), machines);
+    const DatasetPrediction with = predict_dataset(data[0], machines.get(data[0].topology_path), Calibration{});
+    const DatasetPrediction without = predict_dataset(data[3], machines.get(data[3].topology_path), Calibration{});
+    CHECK_THAT(with.algos(), Catch::Contains("nvls"));
+    CHECK_THAT(without.algos(), !Catch::Contains("nvls"));
 }
 
 TEST_CASE("predicting a dataset skips zero-byte rows and keeps each row's line") {
@@ -61,7 +73,10 @@ TEST_CASE("bad manifests and runs that do not fit their machine are rejected") {
     for (const Case& c : {
              Case{"not-a-map.yaml", "not-a-map.yaml:1:1: manifest: expected a mapping of fields, found a list"},
              Case{"unknown-key.yaml", "unknown-key.yaml:2:37: manifest.datasets[0].colour: expected one of the keys "
-                                      "file, topology, class, algo, proto, ranks"},
+                                      "file, topology, class, algo, proto, ranks, disable"},
+             Case{"bad-disable.yaml", "bad-disable.yaml:2:118: manifest.datasets[0].disable[1]: expected one of ring, tree, "
+                                      "rhd, nvls, nvls_tree, hierarchical, collnet, sendrecv, alltoall, alltoall_pairwise, "
+                                      "found 'warp'"},
              Case{"no-datasets.yaml", "manifest.datasets: expected a list of datasets (required), found no such field"},
              Case{"no-file.yaml", "manifest.datasets[0].file: expected a string (required), found no such field"},
              Case{"bad-proto.yaml", "manifest.datasets[0].proto: expected one of ll, ll128, simple or auto, found "

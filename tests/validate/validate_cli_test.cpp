@@ -110,12 +110,25 @@ TEST_CASE("validate exits 2 on bad options") {
              Case{"validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --proto fast",
                   "--proto: expected one of ll, ll128, simple or auto, found 'fast'"},
              Case{"validate --data /nonexistent", "/nonexistent: file: expected a readable file"},
+             Case{"validate --disable nvls", "--disable: expected only with --log (datasets.yaml says what each run "
+                                             "turned off), found 'nvls'"},
+             Case{"validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --disable nvls,warp",
+                  "--disable: expected one of ring, tree, rhd, nvls, nvls_tree"},
          }) {
         INFO(c.args);
         auto r = run_cli(c.args);
         CHECK(r.exit_code == 2);
         CHECK_THAT(r.err, Catch::Contains(c.expect));
     }
+}
+
+TEST_CASE("validate --disable keeps the tuner off what the run turned off") {
+    const std::string log = "validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format csv";
+    const auto with = run_cli(log), without = run_cli(log + " --disable nvls");
+    REQUIRE(with.exit_code == 0);
+    REQUIRE(without.exit_code == 0);
+    CHECK_THAT(with.out, Catch::Contains(",nvls,"));
+    CHECK_THAT(without.out, !Catch::Contains(",nvls,"));
 }
 
 TEST_CASE("validate --op names the collective of a log that does not, and the table checks it") {
