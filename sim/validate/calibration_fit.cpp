@@ -84,6 +84,12 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
     out.rows = static_cast<int>(before.size());
 
     Layout layout{{used.begin(), used.end()}};
+    // Runs of bandwidth-bound rows only cannot tell a slow link from a slow
+    // launch: fitted on them alone, the latencies stay where they started,
+    // so a run that is slow at 64 MiB does not become hundreds of
+    // microseconds of latency that other runs' small messages then pay.
+    const bool sees_latency = std::any_of(before.begin(), before.end(),
+                                          [](const RowError& e) { return e.size < kBandwidthBoundFrom; });
     std::vector<BoxParameter> params;
     const auto ceiling = efficiency_ceiling(data, machines);
     for (std::size_t k = 0; k < 3; ++k) {
@@ -98,14 +104,14 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
         for (const auto& [family, proto] : used)
             if (auto p = nccl_protocol(family, proto)) lowest = std::min(lowest, p->hop_latency[k].us());
         const double d = std::clamp(base.hop_latency_delta[k].us(), -lowest, kMaxHopIncreaseUs);
-        params.push_back({d, -lowest, kMaxHopIncreaseUs, 0.02});
+        params.push_back({d, sees_latency ? -lowest : d, sees_latency ? kMaxHopIncreaseUs : d, 0.02});
         out.parameters.push_back({fmt::format("{} per-step latency change (us)", kClassNames[k]), d, d, -lowest,
                                   kMaxHopIncreaseUs, true});
     }
     for (const auto& key : layout.bases) {
         auto it = base.base_latency.find(key);
         const double b = it != base.base_latency.end() ? it->second.us() : nccl_protocol(key.first, key.second)->base_latency.us();
-        params.push_back({b, 0.0, kMaxBaseLatencyUs, 0.05});
+        params.push_back({b, sees_latency ? 0.0 : b, sees_latency ? kMaxBaseLatencyUs : b, 0.05});
         out.parameters.push_back({fmt::format("{}/{} base latency (us)", to_string(key.first), to_string(key.second)),
                                   b, b, 0.0, kMaxBaseLatencyUs, true});
     }

@@ -48,6 +48,7 @@ LeastSquaresResult least_squares(const Residuals& f, const std::vector<BoxParame
     res.x.resize(n);
     for (std::size_t i = 0; i < n; ++i) res.x[i] = std::clamp(params[i].start, params[i].lo, params[i].hi);
     res.active.assign(n, true);
+    for (std::size_t i = 0; i < n; ++i) res.active[i] = params[i].lo < params[i].hi;  // boxed to one value: fixed
     std::vector<double> r = f(res.x);
     ++res.evaluations;
     res.cost = res.start_cost = sum_squares(r);

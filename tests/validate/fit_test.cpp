@@ -133,3 +133,27 @@ TEST_CASE("size corrections are the geometric mean of measured over predicted pe
     CHECK(fit.calibration.size_corrections[1].from == Bytes(65536));
     CHECK(*fit.after.median_pct < 2.0);
 }
+
+TEST_CASE("a run of bandwidth-bound rows only leaves the latencies where they started") {
+    // Measured with a slower NVLink and a 40 us launch, but only from 64 MiB:
+    // the rows cannot tell the launch from the link, so the fit may move the
+    // bandwidth factor only, not turn the slowness into latency.
+    Calibration truth;
+    truth.bandwidth_efficiency[0] = 0.8;
+    truth.base_latency[{NcclFamily::ring, ProtoKind::simple}] = 40_us;
+    TopologyCache machines;
+    Dataset d = synthetic_run("topologies/dgx-h100.yaml", machines, truth);
+    std::erase_if(d.measurement.rows, [](const MeasuredRow& r) { return r.size < Bytes(64 << 20); });
+    REQUIRE(d.measurement.rows.size() == 2);  // 128 MiB and 1 GiB
+    const FitResult fit = fit_calibration({&d}, machines, Calibration{});
+    const Calibration& c = fit.calibration;
+    CHECK(c.hop_latency_delta[0] == Time{});
+    const Time start = nccl_protocol(NcclFamily::ring, ProtoKind::simple)->base_latency;
+    CHECK(c.base_latency.at({NcclFamily::ring, ProtoKind::simple}) == start);
+    CHECK(c.bandwidth_efficiency[0] < 0.9);
+    CHECK_FALSE(fit.parameters[3].active);  // NVLink per-step latency
+    // With the small rows back, the launch latency is seen and fitted.
+    Dataset all = synthetic_run("topologies/dgx-h100.yaml", machines, truth);
+    const FitResult full = fit_calibration({&all}, machines, Calibration{});
+    CHECK(full.calibration.base_latency.at({NcclFamily::ring, ProtoKind::simple}) > start + 10_us);
+}
