@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -11,6 +12,7 @@ struct CollOptions {
     std::string algo = "auto";
     std::string algo_file;  // an MSCCL XML algorithm instead of --algo
     std::string proto = "auto";
+    std::vector<std::string> disable;  // algorithms the tuner may not pick (NCCL_NVLS_ENABLE=0, ...)
     std::string sizes = "8:1G";
     std::string dtype = "float";
     std::string format = "table";

@@ -51,6 +51,16 @@ TEST_CASE("two runs with the same inputs give byte-identical JSON") {
     CHECK(pa.out == pb.out);
 }
 
+TEST_CASE("coll --disable keeps the tuner off what NCCL was told not to use") {
+    // Two DGX H100: NVLSTree for 1 GiB, unless NVLS is off (NCCL_NVLS_ENABLE=0).
+    const std::string two = "coll --topology topologies/cluster-h100-2n.yaml --sizes 1G --format csv";
+    const auto tuned = run_cli(two), off = run_cli(two + " --disable nvls_tree,nvls");
+    REQUIRE(tuned.exit_code == 0);
+    REQUIRE(off.exit_code == 0);
+    CHECK_THAT(tuned.out, Catch::Contains("nvls_tree"));
+    CHECK_THAT(off.out, !Catch::Contains("nvls"));
+}
+
 TEST_CASE("bad command-line values exit 2 and name the option") {
     struct Case {
         std::string args, expect;
@@ -63,6 +73,9 @@ TEST_CASE("bad command-line values exit 2 and name the option") {
              Case{kDgx + "--ranks 9", "--ranks: expected 1 to 8"},
              Case{kDgx + "--format xml", "--format: expected one of table, json, csv"},
              Case{kDgx + "--proto ll256", "--proto: expected one of ll, ll128, simple"},
+             Case{kDgx + "--disable nvls,warp", "--disable: expected one of ring, tree, rhd, nvls, nvls_tree"},
+             Case{kDgx + "--algo nvls --disable nvls", "--disable: expected algorithms other than the one --algo "
+                                                       "forces, found 'nvls'"},
              Case{"coll --topology topologies/no-such.yaml", "topologies/no-such.yaml: file: expected a readable file"},
              Case{"coll", "--topology is required"},
          }) {
