@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "algorithms/algorithm.hpp"
 #include "algorithms/msccl/msccl_algorithm.hpp"
 #include "sim/cli/gpu_list.hpp"
 #include "sim/cli/options.hpp"
@@ -104,10 +103,9 @@ int run_coll(const CollOptions& o) {
     Routes routes(topo);
     PredictRequest req{*op, Bytes{}, gpus, o.algo, o.proto, o.channels, {}, std::nullopt, RoutingPolicy(*routing, o.seed)};
     req.root = std::max(root, 0);
-    for (const std::string& name : o.disable) {
-        if (!find_algorithm(name)) bad_option("--disable", algorithm_choices(), name);
+    check_disabled(o.disable);
+    for (const std::string& name : o.disable)
         if (name == o.algo) bad_option("--disable", "algorithms other than the one --algo forces", name);
-    }
     req.disabled = o.disable;
     req.analytical = o.model == "analytical";
     req.explain = o.explain;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/algorithm.hpp"
 #include "sim/core/error.hpp"
 
 namespace collsim {
@@ -33,6 +34,11 @@ std::vector<std::string> split_list(const std::string& text) {
         if (pos == std::string::npos) return out;
         start = pos + 1;
     }
+}
+
+void check_disabled(const std::vector<std::string>& names) {
+    for (const std::string& name : names)
+        if (!find_algorithm(name)) bad_option("--disable", algorithm_choices(), name);
 }
 
 }  // namespace collsim

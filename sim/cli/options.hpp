@@ -17,4 +17,7 @@ std::optional<Time> parse_timeout(const std::string& text);
 // "a,b,c" -> {"a", "b", "c"}
 std::vector<std::string> split_list(const std::string& text);
 
+// --disable: every name a registered algorithm.
+void check_disabled(const std::vector<std::string>& names);
+
 }  // namespace collsim

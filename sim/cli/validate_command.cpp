@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "algorithms/algorithm.hpp"
 #include "sim/cli/options.hpp"
 #include "sim/cli/size_list.hpp"
 #include "sim/core/error.hpp"
@@ -66,8 +65,7 @@ int run_validate(const ValidateOptions& o) {
         bad_option("--algo/--proto", "only with --log (datasets.yaml says what each run forced)", o.algo + "/" + o.proto);
     if (!o.disable.empty() && o.log.empty())
         bad_option("--disable", "only with --log (datasets.yaml says what each run turned off)", o.disable.front());
-    for (const std::string& name : o.disable)
-        if (!find_algorithm(name)) bad_option("--disable", algorithm_choices(), name);
+    check_disabled(o.disable);
     std::optional<CollOp> op;
     if (!o.op.empty() && !(op = coll_op_from(o.op))) bad_option("--op", std::string(coll_op_choices()), o.op);
     ValidationOptions options;
