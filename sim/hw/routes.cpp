@@ -20,7 +20,7 @@ Routes::Routes(const Topology& topo)
       search_(topo),
       slot_(topo.devices().size(), kNoSlot),
       node_(node_of_devices(topo)),
-      home_(home_nics(topo)) {}
+      home_(collsim::home_nics(topo)) {}
 
 void Routes::check(DeviceId src, DeviceId dst) const {
     if (src >= topo_.devices().size() || dst >= topo_.devices().size())

@@ -55,6 +55,9 @@ public:
                            uint64_t tie_break);
 
     std::size_t cached_pairs() const { return dags_.size(); }
+    // Node of every device and each GPU's own NICs (nodes.hpp), as routes use them.
+    const std::vector<uint32_t>& node_of() const { return node_; }
+    const std::vector<std::vector<DeviceId>>& home_nics() const { return home_; }
     // The cache is dropped when it reaches this many pairs (about 1.5 KB each
     // across a fat-tree), so an all-to-all over a large cluster stays bounded;
     // answers never depend on what is cached.

@@ -3,7 +3,7 @@
 // that the simulated channels leave and enter nodes through different NICs.
 #include <vector>
 
-#include "sim/hw/topology.hpp"
+#include "sim/hw/routes.hpp"
 
 namespace collsim {
 
@@ -16,7 +16,7 @@ namespace collsim {
 // Without it, the same position is the same rail in every node, as trees
 // (node heads), rails and pairwise exchanges across nodes need. Empty for a
 // single node.
-std::vector<std::vector<DeviceId>> rail_aligned_channels(const Topology& topo, const std::vector<DeviceId>& ranks,
+std::vector<std::vector<DeviceId>> rail_aligned_channels(const Routes& routes, const std::vector<DeviceId>& ranks,
                                                          int channels, bool alternate);
 
 }  // namespace collsim

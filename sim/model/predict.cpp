@@ -140,7 +140,7 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     c.simulated_channels = simulated;
     c.call = call(simulated);
     // Only a ring (and its chains) crosses from node to node at the ends of each node's span.
-    c.channel_gpus = rail_aligned_channels(topo, req.ranks, simulated, c.algorithm->name == "ring");
+    c.channel_gpus = rail_aligned_channels(routes, req.ranks, simulated, c.algorithm->name == "ring");
     if (wanted) {
         c.schedule = c.algorithm->build(c.call, comm);
         c.lumped = c.schedule->latency_scale > 1.0;

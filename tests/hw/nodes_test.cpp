@@ -120,7 +120,8 @@ TEST_CASE("channels enter each node through different NICs where GPUs share one"
     // channels 2 and 3 on the same NIC.
     const Topology t = two_servers();
     const auto home = home_nics(t);
-    const auto layout = rail_aligned_channels(t, t.gpus(), 4, true);
+    Routes routes(t);
+    const auto layout = rail_aligned_channels(routes, t.gpus(), 4, true);
     REQUIRE(layout.size() == 4);
     std::set<DeviceId> entry_nics;
     for (const auto& order : layout) entry_nics.insert(home[order.front()].front());
