@@ -8,7 +8,13 @@
 
 namespace collsim {
 
-// Parent server of each server in tree `which` (0 or 1) over m servers; -1 at the root.
-std::vector<int> node_tree_parents(int m, int which);
+// Tree `which` (0 or 1) over m servers.
+struct NodeTree {
+    std::vector<int> parent;  // -1 at the root
+    std::vector<std::vector<int>> children;
+    std::vector<int> order;  // parents before children
+    int depth = 0;           // hops from the root to the deepest server
+};
+NodeTree node_tree(int m, int which);
 
 }  // namespace collsim

@@ -19,7 +19,10 @@
 // x (n+1) slices over the busiest GPU link.
 #include <fmt/format.h>
 
+#include <numeric>
+
 #include "algorithms/algorithm.hpp"
+#include "algorithms/nvls_steps.hpp"
 #include "algorithms/reducing_switch.hpp"
 
 namespace collsim {
@@ -47,6 +50,8 @@ Schedule nvls_schedule(const CollectiveCall& call, const CommLayout& comm) {
     s.chunks = channels * k * n;
     s.switches = {*reducing_nvswitch(*comm.topo, comm.gpus)};
     const int sw = n;  // the switch's participant index
+    std::vector<int> ranks(static_cast<std::size_t>(n));
+    std::iota(ranks.begin(), ranks.end(), 0);
     for (int ch = 0; ch < channels; ++ch) {
         std::vector<StepId> streamed(static_cast<std::size_t>(n), kNoStep);  // each rank's last contribution
         for (int j = 0; j < k; ++j) {
@@ -54,20 +59,9 @@ Schedule nvls_schedule(const CollectiveCall& call, const CommLayout& comm) {
             for (int owner = 0; owner < n; ++owner) {
                 const int chunk = (ch * k + j) * n + owner;
                 const Bytes bytes = piece(chunk_bytes, n, owner);
-                StepId summed = kNoStep;
-                for (int r = 0; r < n; ++r) {
-                    auto& prev = streamed[static_cast<std::size_t>(r)];
-                    std::vector<StepId> deps;
-                    if (prev != kNoStep) deps.push_back(after_sent(prev));
-                    prev = s.send(r, sw, ch, chunk, bytes, deps, true);
-                    summed = summed == kNoStep ? s.receive(StepKind::reduce, prev, chunk)
-                                               : s.receive(StepKind::reduce, prev, chunk, {summed});
-                }
-                const StepId loaded = s.send(sw, owner, ch, chunk, bytes, {summed}, false);
-                const StepId at_owner = s.receive(StepKind::copy, loaded, chunk);
+                const StepId at_owner = switch_reduce(s, ranks, sw, owner, ch, chunk, bytes, streamed);
                 const StepId stored = s.send(owner, sw, ch, chunk, bytes, {at_owner}, false);
-                const StepId at_switch = s.receive(StepKind::copy, stored, chunk);
-                for (int r = 0; r < n; ++r) s.receive(StepKind::copy, s.send(sw, r, ch, chunk, bytes, {at_switch}, false), chunk);
+                switch_multicast(s, ranks, sw, stored, ch, chunk, bytes);
             }
         }
     }

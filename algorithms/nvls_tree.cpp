@@ -24,6 +24,7 @@
 
 #include "algorithms/algorithm.hpp"
 #include "algorithms/node_trees.hpp"
+#include "algorithms/nvls_steps.hpp"
 #include "algorithms/reducing_switch.hpp"
 
 namespace collsim {
@@ -47,30 +48,6 @@ Unavailable nvls_tree_requirement(CollOp, const CommLayout& comm) {
                                "to all its GPUs; the server of rank {} has none",
                                comm.nodes[static_cast<std::size_t>(x)].front());
     return std::nullopt;
-}
-
-struct NodeTree {
-    std::vector<int> parent;                 // -1 at the root
-    std::vector<std::vector<int>> children;
-    std::vector<int> order;                  // parents before children
-    int depth = 0;                           // hops from the root to the deepest server
-};
-
-NodeTree node_tree(int m, int which) {
-    NodeTree t;
-    t.parent = node_tree_parents(m, which);
-    t.children.assign(static_cast<std::size_t>(m), {});
-    std::vector<int> level(static_cast<std::size_t>(m), 0);
-    for (int x = 0; x < m; ++x)
-        if (t.parent[static_cast<std::size_t>(x)] >= 0) t.children[static_cast<std::size_t>(t.parent[static_cast<std::size_t>(x)])].push_back(x);
-        else t.order.push_back(x);
-    for (std::size_t i = 0; i < t.order.size(); ++i)
-        for (int c : t.children[static_cast<std::size_t>(t.order[i])]) {
-            level[static_cast<std::size_t>(c)] = level[static_cast<std::size_t>(t.order[i])] + 1;
-            t.depth = std::max(t.depth, level[static_cast<std::size_t>(c)]);
-            t.order.push_back(c);
-        }
-    return t;
 }
 
 int nvls_tree_chunks(const CollectiveCall& call, int ppn, int depth) {
@@ -111,17 +88,9 @@ Schedule nvls_tree_schedule(const CollectiveCall& call, const CommLayout& comm) 
                 const NodeTree& t = trees[which];
                 // 1. The server's switch adds slice l of every GPU and hands it to the owner.
                 std::vector<StepId> acc(static_cast<std::size_t>(m), kNoStep);
-                for (int x = 0; x < m; ++x) {
-                    StepId summed = kNoStep;
-                    for (int r : comm.nodes[static_cast<std::size_t>(x)]) {
-                        auto& prev = streamed[static_cast<std::size_t>(r)];
-                        prev = s.send(r, n + x, ch, chunk, slice, chained(prev), true);
-                        summed = summed == kNoStep ? s.receive(StepKind::reduce, prev, chunk)
-                                                   : s.receive(StepKind::reduce, prev, chunk, {summed});
-                    }
-                    const StepId loaded = s.send(n + x, owner(x, l), ch, chunk, slice, {summed}, false);
-                    acc[static_cast<std::size_t>(x)] = s.receive(StepKind::copy, loaded, chunk);
-                }
+                for (int x = 0; x < m; ++x)
+                    acc[static_cast<std::size_t>(x)] = switch_reduce(s, comm.nodes[static_cast<std::size_t>(x)], n + x,
+                                                                     owner(x, l), ch, chunk, slice, streamed);
                 // 2. Up the tree (children first), then the root's sum down.
                 std::vector<StepId> up(static_cast<std::size_t>(m), kNoStep), have(static_cast<std::size_t>(m), kNoStep);
                 for (auto it = t.order.rbegin(); it != t.order.rend(); ++it) {
@@ -151,9 +120,7 @@ Schedule nvls_tree_schedule(const CollectiveCall& call, const CommLayout& comm) 
                     std::vector<StepId> deps = chained(prev);
                     deps.push_back(have[static_cast<std::size_t>(x)]);
                     prev = s.send(owner(x, l), n + x, ch, chunk, slice, deps, false);
-                    const StepId at_switch = s.receive(StepKind::copy, prev, chunk);
-                    for (int g : comm.nodes[static_cast<std::size_t>(x)])
-                        s.receive(StepKind::copy, s.send(n + x, g, ch, chunk, slice, {at_switch}, false), chunk);
+                    switch_multicast(s, comm.nodes[static_cast<std::size_t>(x)], n + x, prev, ch, chunk, slice);
                 }
             }
         }

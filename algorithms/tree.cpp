@@ -34,7 +34,7 @@ struct RankTree {
 
 RankTree make_tree(const CommLayout& comm, int which) {
     const int m = comm.node_count(), n = comm.size();
-    const std::vector<int> node_parent = node_tree_parents(m, which);
+    const std::vector<int> node_parent = node_tree(m, which).parent;
     auto head = [&](int node) {
         const auto& ranks = comm.nodes[static_cast<std::size_t>(node)];
         return which == 0 ? ranks.front() : ranks.back();

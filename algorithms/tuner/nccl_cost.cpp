@@ -46,9 +46,13 @@ NcclChannels nccl_channels(const CommShape& s) {
     const bool inter = s.nodes > 1 && s.nics_per_node > 0;
     const double total = inter ? s.nic_bw : s.intra_bw;
     const auto& speeds = inter ? nccl::search_speeds_inter(s.arch) : nccl::search_speeds(s.arch);
-    std::size_t at = 0;
-    while (at + 1 < speeds.size() && speeds[at] > total) ++at;
-    const double speed = std::min(speeds[at], total);
+    // The fastest step of the ladder at most `bw` (the slowest if none is).
+    auto step_at_most = [&](double bw) {
+        std::size_t k = 0;
+        while (k + 1 < speeds.size() && speeds[k] > bw) ++k;
+        return k;
+    };
+    const double speed = std::min(speeds[step_at_most(total)], total);
     ch.count = inter ? s.nics_per_node : std::clamp(static_cast<int>(total / speed), 1, 16);
     ch.bw = speed;
     const bool newer = s.arch == GpuArch::hopper || s.arch == GpuArch::blackwell;  // ccMin > 80
@@ -59,11 +63,10 @@ NcclChannels nccl_channels(const CommShape& s) {
     // Trees then try faster speeds inside the node, up to twice the network's,
     // as long as the GPU's links carry every channel at that speed.
     ch.tree_bw = ch.bw;
-    if (inter) {
-        std::size_t k = 0;
-        while (k + 1 < speeds.size() && speeds[k] > ch.bw) ++k;
-        for (; k > 0 && ch.tree_bw < 2 * ch.bw && ch.count * speeds[k - 1] <= s.intra_bw; --k) ch.tree_bw = speeds[k - 1];
-    }
+    if (inter)
+        for (std::size_t k = step_at_most(ch.bw); k > 0 && ch.tree_bw < 2 * ch.bw && ch.count * speeds[k - 1] <= s.intra_bw;
+             --k)
+            ch.tree_bw = speeds[k - 1];
     ch.nvls_count = s.arch == GpuArch::blackwell ? 24 : 16;
     return ch;
 }
