@@ -121,14 +121,7 @@ Schedule collnet_schedule(const CollectiveCall& call, const CommLayout& comm) {
             for (int j = 0; j < k; ++j) {
                 std::vector<StepId> up(un, kNoStep), have(un, kNoStep);
                 auto send = [&](int from, int to, const std::vector<StepId>& deps, bool pays) {
-                    Step st;
-                    st.flags = pays ? 0 : kNoHopLatency;
-                    st.rank = from;
-                    st.peer = to;
-                    st.channel = static_cast<uint16_t>(ch);
-                    st.chunk = st.src_chunk = chunk(l, j);
-                    st.bytes = bytes(l, j);
-                    return s.add(st, deps);
+                    return s.send(from, to, ch, chunk(l, j), bytes(l, j), deps, pays);
                 };
                 for (const auto& node : comm.nodes) {  // GPUs send up, paying the network step
                     const int r = node[static_cast<std::size_t>(l)];
