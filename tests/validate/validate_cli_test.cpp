@@ -131,6 +131,20 @@ TEST_CASE("validate --disable keeps the tuner off what the run turned off") {
     CHECK_THAT(without.out, !Catch::Contains(",nvls,"));
 }
 
+TEST_CASE("calibrate --disable fits the runs as predicted without what they turned off") {
+    const std::string dir = temp_dir("calibrate-disable");
+    const std::string cal = "calibrate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format json -o " + dir;
+    auto with = run_cli(cal + "/with.yaml"), without = run_cli(cal + "/without.yaml --disable nvls");
+    REQUIRE(with.exit_code == 0);
+    REQUIRE(without.exit_code == 0);
+    // Without NVLS the tuner runs a ring, so the defaults predict other times.
+    CHECK(nlohmann::json::parse(with.out)["before"] != nlohmann::json::parse(without.out)["before"]);
+    auto bad = run_cli(cal + "/bad.yaml --disable nvls,warp");
+    CHECK(bad.exit_code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("--disable: expected one of ring, tree, rhd, nvls, nvls_tree"));
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("validate --op names the collective of a log that does not, and the table checks it") {
     const std::string args = "validate --log " + kLogs + "unnamed-run.log --topology tests/data/validate/two-gpus.yaml";
     auto none = run_cli(args);
