@@ -21,6 +21,16 @@ constexpr std::array<std::string_view, 3> kClassNames{"nvlink", "pci", "net"};
 // something other than latency (a wrong topology, a noisy run).
 constexpr double kMaxHopIncreaseUs = 50;
 constexpr double kMaxBaseLatencyUs = 1000;
+// Weak priors on the link parameters, centred on their start: moving a
+// bandwidth factor by a factor e (1 in log), or a per-step latency by 20 us,
+// must fit the rows better than one row missed by a factor e would cost.
+// Without them a parameter the rows barely see drifts to a bound to absorb
+// what the model cannot explain, and then mispredicts every other run of
+// the machine: fits on two-node runs bound by their NICs set NVLink to
+// 0.09-0.33 of its rate (EFA's slow mid sizes, a NIC slower than the
+// measured plateau), and single-node runs predicted from them were 2-9x off.
+constexpr double kBandwidthPriorSd = 1.0;
+constexpr double kHopPriorSdUs = 20;
 
 Time us_to_time(double us) { return Time::from_ps(static_cast<int64_t>(std::llround(us * 1e6))); }
 
@@ -94,7 +104,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
     const auto ceiling = efficiency_ceiling(data, machines);
     for (std::size_t k = 0; k < 3; ++k) {
         const double e = std::clamp(base.bandwidth_efficiency[k], kMinEfficiencyFactor, ceiling[k]);
-        params.push_back({std::log(e), std::log(kMinEfficiencyFactor), std::log(ceiling[k]), 1e-3});
+        params.push_back({std::log(e), std::log(kMinEfficiencyFactor), std::log(ceiling[k]), 1e-3, kBandwidthPriorSd});
         out.parameters.push_back({fmt::format("{} bandwidth factor", kClassNames[k]), e, e, kMinEfficiencyFactor,
                                   ceiling[k], true});
     }
@@ -104,7 +114,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
         for (const auto& [family, proto] : used)
             if (auto p = nccl_protocol(family, proto)) lowest = std::min(lowest, p->hop_latency[k].us());
         const double d = std::clamp(base.hop_latency_delta[k].us(), -lowest, kMaxHopIncreaseUs);
-        params.push_back({d, sees_latency ? -lowest : d, sees_latency ? kMaxHopIncreaseUs : d, 0.02});
+        params.push_back({d, sees_latency ? -lowest : d, sees_latency ? kMaxHopIncreaseUs : d, 0.02, kHopPriorSdUs});
         out.parameters.push_back({fmt::format("{} per-step latency change (us)", kClassNames[k]), d, d, -lowest,
                                   kMaxHopIncreaseUs, true});
     }

@@ -42,8 +42,16 @@ std::optional<std::vector<double>> solve(std::vector<std::vector<double>> a, std
 
 }  // namespace
 
-LeastSquaresResult least_squares(const Residuals& f, const std::vector<BoxParameter>& params, int max_iterations) {
+LeastSquaresResult least_squares(const Residuals& data, const std::vector<BoxParameter>& params, int max_iterations) {
     const std::size_t n = params.size();
+    std::size_t data_rows = 0;
+    const auto f = [&](const std::vector<double>& x) {
+        std::vector<double> r = data(x);
+        data_rows = r.size();
+        for (std::size_t i = 0; i < n; ++i)
+            if (params[i].prior_sd > 0) r.push_back((x[i] - params[i].start) / params[i].prior_sd);
+        return r;
+    };
     LeastSquaresResult res;
     res.x.resize(n);
     for (std::size_t i = 0; i < n; ++i) res.x[i] = std::clamp(params[i].start, params[i].lo, params[i].hi);
@@ -70,7 +78,7 @@ LeastSquaresResult least_squares(const Residuals& f, const std::vector<BoxParame
             bool moved = false;
             for (std::size_t k = 0; k < r.size(); ++k) {
                 jac[i][k] = (ri[k] - r[k]) / h;
-                moved = moved || jac[i][k] != 0.0;
+                moved = moved || (k < data_rows && jac[i][k] != 0.0);
             }
             // Parameters the data cannot see stay where they started.
             if (first && !moved) res.active[i] = false;

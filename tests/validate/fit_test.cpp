@@ -41,6 +41,18 @@ TEST_CASE("least squares stays inside its bounds and leaves unseen parameters al
     CHECK(res.x[2] == 7.0);
 }
 
+TEST_CASE("least squares priors hold back what the data barely sees, not what it pins down") {
+    // x[0] is seen a thousand times more weakly than x[1]; both want 3.
+    auto f = [](const std::vector<double>& x) { return std::vector<double>{1e-3 * (x[0] - 3), x[1] - 3}; };
+    const auto free = least_squares(f, {{0, -10, 10, 1e-3}, {0, -10, 10, 1e-3}});
+    CHECK(free.x[0] == Approx(3.0).margin(1e-2));
+    const auto held = least_squares(f, {{0, -10, 10, 1e-3, 1.0}, {0, -10, 10, 1e-3, 1.0}});
+    // The prior's residual x/1 outweighs 1e-3 (x - 3): x[0] stays near 0; x[1] meets it halfway.
+    CHECK(std::abs(held.x[0]) < 1e-3);
+    CHECK(held.x[1] == Approx(1.5).margin(1e-2));
+    CHECK(held.active[0]);
+}
+
 TEST_CASE("error statistics: quantiles, geometric mean and the two size ranges") {
     CHECK(*quantile({4, 1, 3, 2}, 0.5) == Approx(2.5));
     CHECK(*quantile({4, 1, 3, 2}, 0.9) == Approx(3.7));  // 3 + 0.7 x (4 - 3)
@@ -106,9 +118,11 @@ TEST_CASE("calibrate recovers the parameters that produced a run") {
     const FitResult fit = fit_calibration({&eight, &two}, machines, Calibration{});
     CHECK(fit.rows == 20);  // 8 B to 1 GiB in steps of 8, on each machine
     CHECK(*fit.before.median_pct > 10);
-    CHECK(*fit.after.median_pct < 0.1);
+    // The priors on the link parameters pull a little towards the start (1.0).
+    CHECK(*fit.after.median_pct < 0.5);
     const Calibration& c = fit.calibration;
-    CHECK(c.bandwidth_efficiency[0] == Approx(0.9).epsilon(0.002));
+    CHECK(c.bandwidth_efficiency[0] == Approx(0.9).epsilon(0.025));
+    CHECK(c.bandwidth_efficiency[0] > 0.9);
     CHECK(c.hop_latency_delta[0].us() == Approx(0.8).margin(0.02));
     CHECK(c.base_latency.at({NcclFamily::ring, ProtoKind::simple}).us() == Approx(15).margin(0.2));
     // No row crosses PCIe or the network: those stay as they were.
