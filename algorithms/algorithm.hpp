@@ -33,6 +33,9 @@ struct AlgorithmInfo {
     std::function<Unavailable(CollOp, const CommLayout&)> requirement;
     std::function<Schedule(const CollectiveCall&, const CommLayout&)> build;
     std::function<Estimate(const CollectiveCall&, CostModel&)> estimate;
+    // What turns it on where NCCL leaves it off by default (CollNet:
+    // NCCL_COLLNET_ENABLE=1); empty: the tuner may pick it unless disabled.
+    std::string_view enabled_by{};
 
     bool supports(CollOp op) const;
     // Why this algorithm cannot run `op` on `comm`; nullopt when it can.

@@ -262,7 +262,8 @@ AlgorithmInfo collnet_algorithm() {
                          "NCCL's CollNet Direct",
                          collnet_requirement,
                          collnet_schedule,
-                         collnet_estimate};
+                         collnet_estimate,
+                         "NCCL_COLLNET_ENABLE=1"};
 }
 
 }  // namespace collsim

@@ -48,6 +48,9 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& o) {
     c->add_option("--disable", o.disable, "algorithms the runs turned off, e.g. nvls,collnet (NCCL_NVLS_ENABLE=0, "
                                           "NCCL_COLLNET_ENABLE=0)")
         ->delimiter(',');
+    c->add_option("--enable", o.enable, "algorithms the runs turned on where NCCL leaves them off: collnet (as "
+                                        "NCCL_COLLNET_ENABLE=1)")
+        ->delimiter(',');
     c->add_option("--calibration", o.start, "a profile to start from; default: specs and NCCL's constants");
     c->add_option("--size-corrections", o.size_corrections, "fit a time factor per size range, e.g. 64K,64M");
     c->add_option("--output,-o", o.output, "the calibration profile to write")->required();
@@ -61,6 +64,7 @@ int run_calibrate(const CalibrateOptions& o) {
     std::optional<CollOp> op;
     if (!o.op.empty() && !(op = coll_op_from(o.op))) bad_option("--op", std::string(coll_op_choices()), o.op);
     check_disabled(o.disable);
+    check_enabled(o.enable, o.disable);
     FitOptions options;
     if (!o.size_corrections.empty()) options.size_boundaries = parse_size_list(o.size_corrections, "--size-corrections");
     const Calibration start = o.start.empty() ? Calibration{} : load_calibration(o.start);
@@ -70,6 +74,7 @@ int run_calibrate(const CalibrateOptions& o) {
     for (const auto& log : o.logs) {
         data.push_back(log_dataset(log, o.topology, machines, op, o.algo, o.proto));
         data.back().disabled = o.disable;
+        data.back().enabled = o.enable;
     }
     std::vector<const Dataset*> refs;
     for (const auto& d : data) refs.push_back(&d);

@@ -13,6 +13,7 @@ struct CalibrateOptions {
     std::string op;                 // for logs that do not name their collective
     std::string algo = "auto", proto = "auto";  // what the runs forced with NCCL_ALGO / NCCL_PROTO
     std::vector<std::string> disable;           // what the runs turned off (NCCL_NVLS_ENABLE=0, ...)
+    std::vector<std::string> enable;            // and on where NCCL leaves it off (NCCL_COLLNET_ENABLE=1)
     std::string start;              // a profile to start from; empty: defaults
     std::string size_corrections;   // boundaries, e.g. "64K,64M"; empty: none
     std::string output;             // the profile to write

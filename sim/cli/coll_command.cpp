@@ -53,6 +53,7 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     c->add_option("--disable", o.disable,
                   "algorithms the tuner may not pick, e.g. nvls,collnet (as NCCL_NVLS_ENABLE=0, NCCL_COLLNET_ENABLE=0)")
         ->delimiter(',');
+    c->add_option("--enable", o.enable, "algorithms NCCL leaves off unless asked that the tuner may pick: collnet (as NCCL_COLLNET_ENABLE=1)")->delimiter(',');
     auto* ranks = c->add_option("--ranks,-n", o.ranks, "number of ranks (the first N GPUs); default all");
     c->add_option("--gpus", o.gpus, "the communicator's GPUs in rank order: indices or names, e.g. 0,2,4,6 or 0-3")
         ->excludes(ranks);
@@ -107,6 +108,8 @@ int run_coll(const CollOptions& o) {
     for (const std::string& name : o.disable)
         if (name == o.algo) bad_option("--disable", "algorithms other than the one --algo forces", name);
     req.disabled = o.disable;
+    check_enabled(o.enable, o.disable);
+    req.enabled = o.enable;
     req.analytical = o.model == "analytical";
     req.explain = o.explain;
     req.msccl = file ? &*file : nullptr;

@@ -13,6 +13,7 @@ struct CollOptions {
     std::string algo_file;  // an MSCCL XML algorithm instead of --algo
     std::string proto = "auto";
     std::vector<std::string> disable;  // algorithms the tuner may not pick (NCCL_NVLS_ENABLE=0, ...)
+    std::vector<std::string> enable;   // algorithms off by default that it may (NCCL_COLLNET_ENABLE=1)
     std::string sizes = "8:1G";
     std::string dtype = "float";
     std::string format = "table";

@@ -1,5 +1,6 @@
 #include "sim/cli/options.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -39,6 +40,20 @@ std::vector<std::string> split_list(const std::string& text) {
 void check_disabled(const std::vector<std::string>& names) {
     for (const std::string& name : names)
         if (!find_algorithm(name)) bad_option("--disable", algorithm_choices(), name);
+}
+
+void check_enabled(const std::vector<std::string>& enabled, const std::vector<std::string>& disabled) {
+    std::string choices;
+    for (const AlgorithmInfo& a : algorithm_registry())
+        if (!a.enabled_by.empty())
+            choices += fmt::format("{}{} (as {})", choices.empty() ? "" : ", ", a.name, a.enabled_by);
+    for (const std::string& name : enabled) {
+        const AlgorithmInfo* a = find_algorithm(name);
+        if (!a || a->enabled_by.empty())
+            bad_option("--enable", "an algorithm NCCL leaves off by default: " + choices, name);
+        if (std::find(disabled.begin(), disabled.end(), name) != disabled.end())
+            bad_option("--enable", "an algorithm that --disable does not also name", name);
+    }
 }
 
 }  // namespace collsim

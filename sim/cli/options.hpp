@@ -17,7 +17,9 @@ std::optional<Time> parse_timeout(const std::string& text);
 // "a,b,c" -> {"a", "b", "c"}
 std::vector<std::string> split_list(const std::string& text);
 
-// --disable: every name a registered algorithm.
+// --disable: every name a registered algorithm. --enable: every name one
+// that NCCL leaves off by default, and none also in --disable.
 void check_disabled(const std::vector<std::string>& names);
+void check_enabled(const std::vector<std::string>& enabled, const std::vector<std::string>& disabled);
 
 }  // namespace collsim

@@ -42,6 +42,9 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
     c->add_option("--disable", o.disable, "algorithms --log's run turned off, e.g. nvls,collnet (NCCL_NVLS_ENABLE=0, "
                                           "NCCL_COLLNET_ENABLE=0)")
         ->delimiter(',');
+    c->add_option("--enable", o.enable, "algorithms --log's run turned on where NCCL leaves them off: collnet (as "
+                                        "NCCL_COLLNET_ENABLE=1)")
+        ->delimiter(',');
     c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
     c->add_flag("--cross", o.cross, "fit each dataset alone and predict the others of its machine class");
     c->add_option("--size-corrections", o.size_corrections, "size-range boundaries for the --cross fits, e.g. 64K,64M");
@@ -66,6 +69,9 @@ int run_validate(const ValidateOptions& o) {
     if (!o.disable.empty() && o.log.empty())
         bad_option("--disable", "only with --log (datasets.yaml says what each run turned off)", o.disable.front());
     check_disabled(o.disable);
+    if (!o.enable.empty() && o.log.empty())
+        bad_option("--enable", "only with --log (datasets.yaml says what each run turned on)", o.enable.front());
+    check_enabled(o.enable, o.disable);
     std::optional<CollOp> op;
     if (!o.op.empty() && !(op = coll_op_from(o.op))) bad_option("--op", std::string(coll_op_choices()), o.op);
     ValidationOptions options;
@@ -78,6 +84,7 @@ int run_validate(const ValidateOptions& o) {
     if (!o.log.empty()) {
         data.push_back(log_dataset(o.log, o.topology, machines, op, o.algo, o.proto));
         data.back().disabled = o.disable;
+        data.back().enabled = o.enable;
     }
     else data = load_datasets(o.data, machines);
     if (!o.log.empty()) {

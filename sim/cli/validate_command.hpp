@@ -12,6 +12,7 @@ struct ValidateOptions {
     std::string log, topology, op;         // one log against one topology instead
     std::string algo = "auto", proto = "auto";  // what --log's run forced with NCCL_ALGO / NCCL_PROTO
     std::vector<std::string> disable;      // algorithms --log's run turned off (NCCL_NVLS_ENABLE=0, ...)
+    std::vector<std::string> enable;       // and turned on where NCCL leaves them off (NCCL_COLLNET_ENABLE=1)
     std::string calibration;               // a profile; empty: defaults
     bool cross = false;
     std::string size_corrections;          // boundaries for the fits of --cross, e.g. "64K,64M"

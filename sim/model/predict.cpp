@@ -79,8 +79,11 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     auto tuned = tune(shape, req.op, req.bytes, req.algo, req.proto, [&](const std::string& name) {
         auto it = usable.find(name);
         if (it == usable.end()) {
-            const bool off = std::find(req.disabled.begin(), req.disabled.end(), name) != req.disabled.end();
-            it = usable.emplace(name, !off && !find_algorithm(name)->why_not(req.op, comm)).first;
+            const AlgorithmInfo* a = find_algorithm(name);
+            const bool off = std::find(req.disabled.begin(), req.disabled.end(), name) != req.disabled.end() ||
+                             (!a->enabled_by.empty() &&
+                              std::find(req.enabled.begin(), req.enabled.end(), name) == req.enabled.end());
+            it = usable.emplace(name, !off && !a->why_not(req.op, comm)).first;
         }
         return it->second;
     });

@@ -48,6 +48,9 @@ struct PredictRequest {
     // Algorithms the tuner may not pick (as NCCL_NVLS_ENABLE=0 or
     // NCCL_COLLNET_ENABLE=0 turn them off); names from the registry.
     std::vector<std::string> disabled{};
+    // Algorithms NCCL leaves off unless asked (AlgorithmInfo::enabled_by)
+    // that the tuner may pick.
+    std::vector<std::string> enabled{};
 };
 
 struct Prediction {

@@ -44,9 +44,10 @@ std::unique_ptr<Schedule> sends_schedule(const std::vector<std::vector<Bytes>>& 
 }  // namespace
 
 CommLauncher::CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo,
-                           const Calibration& cal, std::size_t max_schedule_steps, std::string algo, std::string proto)
+                           const Calibration& cal, std::size_t max_schedule_steps, std::string algo, std::string proto,
+                           std::vector<std::string> disabled, std::vector<std::string> enabled)
     : sim_(sim), net_(net), routes_(routes), topo_(topo), cal_(cal), max_steps_(max_schedule_steps),
-      algo_(std::move(algo)), proto_(std::move(proto)),
+      algo_(std::move(algo)), proto_(std::move(proto)), disabled_(std::move(disabled)), enabled_(std::move(enabled)),
       p2p_proto_(p2p_protocol(cal)) {}
 
 void CommLauncher::run(const Schedule& s, std::vector<DeviceId> gpus, const Protocol& proto,
@@ -84,6 +85,8 @@ LaunchInfo CommLauncher::collective(const std::vector<DeviceId>& gpus, CollOp op
         req.max_steps = max_steps_;
         req.algo = algo_;
         req.proto = proto_;
+        req.disabled = disabled_;
+        req.enabled = enabled_;
         it = plans_.emplace(std::move(key), plan_collective(topo_, routes_, req, cal_)).first;
     }
     const CollectivePlan& p = it->second;

@@ -29,9 +29,11 @@ struct LaunchInfo {
 
 class CommLauncher {
 public:
-    // `algo` and `proto` fix every collective's choice ("auto": NCCL's tuner).
+    // `algo` and `proto` fix every collective's choice ("auto": NCCL's tuner);
+    // `disabled` and `enabled` are PredictRequest's.
     CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo, const Calibration& cal,
-                 std::size_t max_schedule_steps, std::string algo = "auto", std::string proto = "auto");
+                 std::size_t max_schedule_steps, std::string algo = "auto", std::string proto = "auto",
+                 std::vector<std::string> disabled = {}, std::vector<std::string> enabled = {});
 
     LaunchInfo collective(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes, int root,
                           std::function<void()> done);
@@ -53,6 +55,7 @@ private:
     const Calibration& cal_;
     std::size_t max_steps_;
     std::string algo_, proto_;
+    std::vector<std::string> disabled_, enabled_;
     Protocol p2p_proto_;
     // One plan (with its schedule) per group of GPUs, operation and size.
     std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t, int>, CollectivePlan> plans_;

@@ -101,7 +101,8 @@ GpuArch first_arch(const Topology& topo, const std::vector<DeviceId>& gpus) {
 Replayer::Replayer(const Topology& topo, const Trace& trace, const ReplayOptions& opts)
     : topo_(topo), trace_(trace), opts_(opts), gpus_(rank_gpus(topo, trace)), routes_(topo),
       net_(sim_, network_resources(topo, collective_link_efficiency(first_arch(topo, gpus_), opts.calibration))),
-      launcher_(sim_, net_, routes_, topo, opts_.calibration, opts.max_schedule_steps, opts.algo, opts.proto), coster_(trace, topo, gpus_) {
+      launcher_(sim_, net_, routes_, topo, opts_.calibration, opts.max_schedule_steps, opts.algo, opts.proto,
+                opts.disabled, opts.enabled), coster_(trace, topo, gpus_) {
     result_.ranks = trace.ranks;
     result_.steps = opts.steps;
     ranks_.resize(static_cast<std::size_t>(trace.ranks));

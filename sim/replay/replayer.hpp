@@ -24,6 +24,7 @@ struct ReplayOptions {
     // than NCCL launches (PredictRequest::max_steps); the report says so.
     std::size_t max_schedule_steps = 4'000'000;
     std::string algo = "auto", proto = "auto";  // fix every collective's algorithm / protocol
+    std::vector<std::string> disabled, enabled;  // as PredictRequest's: what the tuner may not / may pick
     const FaultPlan* faults = nullptr;  // link and compute faults (sim/faults), if any
     std::optional<Time> timeout;        // watchdog: stop there and report a hang
     uint64_t seed = 1;                  // for intermittent stragglers

@@ -71,7 +71,7 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
                 const std::string path = fmt::format("manifest.datasets[{}]", i);
                 const YAML::Node n = list[i];
                 if (!f.expect_map(n, path)) continue;
-                f.check_keys(n, path, {"file", "topology", "class", "algo", "proto", "ranks", "disable"});
+                f.check_keys(n, path, {"file", "topology", "class", "algo", "proto", "ranks", "disable", "enable"});
                 Entry e;
                 e.at = f.at(n);
                 auto file = f.string(n, path, "file", true);
@@ -83,13 +83,22 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
                 if (proto && *proto != "auto" && !proto_kind_from(*proto))
                     f.error(n["proto"], path + ".proto", std::string(proto_choices()) + " or auto", "'" + *proto + "'");
                 if (ranks && *ranks < 1) f.error(n["ranks"], path + ".ranks", "a rank count of 1 or more", std::to_string(*ranks));
-                if (const YAML::Node off = n["disable"]; off && f.expect_sequence(off, path + ".disable"))
-                    for (std::size_t k = 0; k < off.size(); ++k) {
-                        const std::string at = fmt::format("{}.disable[{}]", path, k);
-                        const std::string name = off[k].IsScalar() ? off[k].as<std::string>() : std::string("a non-name");
-                        if (!find_algorithm(name)) f.error(off[k], at, algorithm_choices(), "'" + name + "'");
-                        else e.d.disabled.push_back(name);
+                // disable: any algorithm; enable: those NCCL leaves off by default.
+                auto names = [&](const char* key, bool off_by_default_only, std::vector<std::string>& into) {
+                    const YAML::Node list = n[key];
+                    if (!list || !f.expect_sequence(list, path + "." + key)) return;
+                    for (std::size_t k = 0; k < list.size(); ++k) {
+                        const std::string at = fmt::format("{}.{}[{}]", path, key, k);
+                        const std::string name = list[k].IsScalar() ? list[k].as<std::string>() : std::string("a non-name");
+                        const AlgorithmInfo* a = find_algorithm(name);
+                        if (!a) f.error(list[k], at, algorithm_choices(), "'" + name + "'");
+                        else if (off_by_default_only && a->enabled_by.empty())
+                            f.error(list[k], at, "an algorithm NCCL leaves off by default (collnet)", "'" + name + "'");
+                        else into.push_back(name);
                     }
+                };
+                names("disable", false, e.d.disabled);
+                names("enable", true, e.d.enabled);
                 if (!file || !topology) continue;
                 e.d.name = *file;
                 e.d.path = resolve(dir, *file);

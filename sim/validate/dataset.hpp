@@ -30,6 +30,7 @@ struct Dataset {
     std::string machine_class;  // empty: cross-validates with nothing
     std::string algo = "auto", proto = "auto";
     std::vector<std::string> disabled;  // algorithms the run turned off
+    std::vector<std::string> enabled;   // and on where NCCL leaves them off (NCCL_COLLNET_ENABLE=1)
     CollOp op = CollOp::allreduce;
     int ranks = 0;
     int nodes = 1;  // from the CSV header's 'nodes:' line; 1 where it has none

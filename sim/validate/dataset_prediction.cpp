@@ -45,6 +45,7 @@ DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machin
     req.algo = d.algo;
     req.proto = d.proto;
     req.disabled = d.disabled;
+    req.enabled = d.enabled;
     DatasetPrediction out;
     for (const auto& row : d.measurement.rows) {
         if (row.size.count() == 0) continue;

@@ -61,6 +61,24 @@ TEST_CASE("coll --disable keeps the tuner off what NCCL was told not to use") {
     CHECK_THAT(off.out, !Catch::Contains("nvls"));
 }
 
+TEST_CASE("CollNet runs only where it is enabled, as NCCL_COLLNET_ENABLE=1 does") {
+    // Two DGX H100 under SHARP switches: 1 MiB takes CollNet once it may.
+    const std::string two = "coll --topology topologies/cluster-h100-2n.yaml --sizes 1M --format csv";
+    const auto by_default = run_cli(two), on = run_cli(two + " --enable collnet");
+    REQUIRE(by_default.exit_code == 0);
+    REQUIRE(on.exit_code == 0);
+    CHECK_THAT(by_default.out, !Catch::Contains("collnet"));
+    CHECK_THAT(on.out, Catch::Contains(",collnet,"));
+    // Forcing it needs no --enable, as NCCL_ALGO=CollNet picks it.
+    const auto forced = run_cli(two + " --algo collnet");
+    REQUIRE(forced.exit_code == 0);
+    CHECK_THAT(forced.out, Catch::Contains(",collnet,"));
+    const std::string replay = "replay --topology topologies/cluster-h100-2n.yaml --trace tests/data/replay/"
+                               "allreduce-1m-16.yaml --format json";
+    CHECK_THAT(run_cli(replay).out, !Catch::Contains("\"collnet\""));
+    CHECK_THAT(run_cli(replay + " --enable collnet").out, Catch::Contains("\"collnet\""));
+}
+
 TEST_CASE("bad command-line values exit 2 and name the option") {
     struct Case {
         std::string args, expect;
@@ -76,6 +94,12 @@ TEST_CASE("bad command-line values exit 2 and name the option") {
              Case{kDgx + "--disable nvls,warp", "--disable: expected one of ring, tree, rhd, nvls, nvls_tree"},
              Case{kDgx + "--algo nvls --disable nvls", "--disable: expected algorithms other than the one --algo "
                                                        "forces, found 'nvls'"},
+             Case{kDgx + "--enable nvls", "--enable: expected an algorithm NCCL leaves off by default: collnet (as "
+                                          "NCCL_COLLNET_ENABLE=1), found 'nvls'"},
+             Case{kDgx + "--enable collnet --disable collnet",
+                  "--enable: expected an algorithm that --disable does not also name, found 'collnet'"},
+             Case{"replay --topology topologies/dgx-h100.yaml --trace workloads/samples/tp-decode-8gpu.yaml --enable ring",
+                  "--enable: expected an algorithm NCCL leaves off by default"},
              Case{"coll --topology topologies/no-such.yaml", "topologies/no-such.yaml: file: expected a readable file"},
              Case{"coll", "--topology is required"},
          }) {

@@ -73,10 +73,12 @@ TEST_CASE("bad manifests and runs that do not fit their machine are rejected") {
     for (const Case& c : {
              Case{"not-a-map.yaml", "not-a-map.yaml:1:1: manifest: expected a mapping of fields, found a list"},
              Case{"unknown-key.yaml", "unknown-key.yaml:2:37: manifest.datasets[0].colour: expected one of the keys "
-                                      "file, topology, class, algo, proto, ranks, disable"},
+                                      "file, topology, class, algo, proto, ranks, disable, enable"},
              Case{"bad-disable.yaml", "bad-disable.yaml:2:118: manifest.datasets[0].disable[1]: expected one of ring, tree, "
                                       "rhd, nvls, nvls_tree, hierarchical, collnet, sendrecv, alltoall, alltoall_pairwise, "
                                       "found 'warp'"},
+             Case{"bad-enable.yaml", "bad-enable.yaml:2:120: manifest.datasets[0].enable[1]: expected an algorithm "
+                                     "NCCL leaves off by default (collnet), found 'nvls'"},
              Case{"no-datasets.yaml", "manifest.datasets: expected a list of datasets (required), found no such field"},
              Case{"no-file.yaml", "manifest.datasets[0].file: expected a string (required), found no such field"},
              Case{"bad-proto.yaml", "manifest.datasets[0].proto: expected one of ll, ll128, simple or auto, found "

@@ -110,6 +110,8 @@ TEST_CASE("validate exits 2 on bad options") {
              Case{"validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --proto fast",
                   "--proto: expected one of ll, ll128, simple or auto, found 'fast'"},
              Case{"validate --data /nonexistent", "/nonexistent: file: expected a readable file"},
+             Case{"validate --enable collnet", "--enable: expected only with --log (datasets.yaml says what each run "
+                                               "turned on), found 'collnet'"},
              Case{"validate --disable nvls", "--disable: expected only with --log (datasets.yaml says what each run "
                                              "turned off), found 'nvls'"},
              Case{"validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --disable nvls,warp",
