@@ -19,6 +19,11 @@ bool CostModel::via_switch(DeviceId a, DeviceId b) const {
     return reduces_in_nvswitch(comm_.topo->device(a)) || reduces_in_nvswitch(comm_.topo->device(b));
 }
 
+int64_t CostModel::ceiling(DeviceId from, int sharing) const {
+    if (proto_.rank_ceiling.bps() <= 0 || comm_.topo->device(from).kind != DeviceKind::gpu) return INT64_MAX;
+    return proto_.rank_ceiling.bps() / proto_.payload_num * proto_.payload_den / sharing;
+}
+
 Bandwidth CostModel::capacity(ChannelId c) const {
     const Link& l = comm_.topo->link(Topology::link_of(c));
     return scaled_bandwidth(l.bandwidth, efficiency_[static_cast<std::size_t>(link_class(l.kind))]);
@@ -30,7 +35,8 @@ Estimate CostModel::send(DeviceId a, DeviceId b, Bytes payload, int sharing, int
     if (!p.channels.empty() && payload.count() > 0) {
         int64_t bottleneck = INT64_MAX;
         for (ChannelId c : p.channels) bottleneck = std::min(bottleneck, capacity(c).bps());
-        e.bandwidth = transfer_time(wire_bytes(payload, proto_, via_switch(a, b)), Bandwidth::bytes_per_s(bottleneck / sharing));
+        const int64_t rate = std::min(bottleneck / sharing, ceiling(a, 1));
+        e.bandwidth = transfer_time(wire_bytes(payload, proto_, via_switch(a, b)), Bandwidth::bytes_per_s(rate));
     }
     return e;
 }
@@ -50,16 +56,19 @@ Estimate CostModel::concurrent(const std::vector<Transfer>& transfers, bool hop_
 
 std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& transfers, bool hop_latency) {
     std::map<ChannelId, int> load;
+    std::map<DeviceId, int> sends_from;
     for (const Transfer& t : transfers)
-        if (t.bytes.count() > 0)
+        if (t.bytes.count() > 0) {
             for (ChannelId l : path(t.from, t.to, t.channel).channels) ++load[l];
+            ++sends_from[t.from];
+        }
     std::vector<Estimate> out;
     out.reserve(transfers.size());
     for (const Transfer& t : transfers) {
         const Path& p = path(t.from, t.to, t.channel);
         Estimate e{p.latency + (hop_latency ? proto_.step_latency(p.link_class) : Time{}), Time{}};
         if (!p.channels.empty() && t.bytes.count() > 0) {
-            int64_t rate = INT64_MAX;
+            int64_t rate = ceiling(t.from, sends_from[t.from]);
             for (ChannelId l : p.channels)
                 rate = std::min(rate, capacity(l).bps() / load[l]);
             e.bandwidth = transfer_time(wire_bytes(t.bytes, proto_, via_switch(t.from, t.to)), Bandwidth::bytes_per_s(rate));

@@ -116,8 +116,10 @@ std::vector<NcclCost> nccl_costs(const CommShape& s, CollOp op, int64_t bytes) {
             double bw = f == NcclFamily::tree && s.nodes <= 2 ? ch.count * ch.tree_bw : bus, lat = 0;
             switch (f) {
                 case NcclFamily::ring: {
+                    if (p == ProtoKind::ll) c.ceiling_GBps = ll_max;
+                    if (p == ProtoKind::ll128) c.ceiling_GBps = ch.count * nccl::per_ch_max_ring_ll128_bw(arch, nodes_idx);
                     if (p == ProtoKind::ll) bw = std::min(ll_max, 0.5 * bus);
-                    if (p == ProtoKind::ll128) bw = std::min(0.92 * bus, ch.count * nccl::per_ch_max_ring_ll128_bw(arch, nodes_idx));
+                    if (p == ProtoKind::ll128) bw = std::min(0.92 * bus, c.ceiling_GBps);
                     bw *= static_cast<double>(n) / std::max(nsteps, 1);
                     if (s.nodes > 1) intra_lat = std::max(intra_lat, kNetOverheadUs * (p == ProtoKind::simple ? 3 : 1));
                     lat = base + (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat;
@@ -128,11 +130,12 @@ std::vector<NcclCost> nccl_costs(const CommShape& s, CollOp op, int64_t bytes) {
                 }
                 case NcclFamily::tree: {
                     if (s.nodes > 1) bw *= 0.85;
-                    if (p == ProtoKind::simple) bw = std::min(0.92 * bw, ch.count * nccl::per_ch_max_tree_bw(arch, nodes_idx));
+                    c.ceiling_GBps = p == ProtoKind::ll      ? ll_max
+                                     : p == ProtoKind::ll128 ? ch.count * nccl::per_ch_max_tree_ll128_bw(arch, nodes_idx)
+                                                             : ch.count * nccl::per_ch_max_tree_bw(arch, nodes_idx);
+                    if (p == ProtoKind::simple) bw = std::min(0.92 * bw, c.ceiling_GBps);
                     if (p == ProtoKind::ll) bw = std::min(bw / 3.8, ll_max);
-                    if (p == ProtoKind::ll128)
-                        bw = std::min(bw * (s.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0),
-                                      ch.count * nccl::per_ch_max_tree_ll128_bw(arch, nodes_idx));
+                    if (p == ProtoKind::ll128) bw = std::min(bw * (s.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), c.ceiling_GBps);
                     bw *= 0.5 * nccl::tree_correction(p, bytes);
                     lat = base + 2 * ((s.ppn - 1) * intra_lat + log2_floor(s.nodes) * inter_lat);
                     break;

@@ -35,6 +35,9 @@ struct NcclCost {
     // where NCCL has not validated it: "may cause silent data corruption",
     // src/graph/tuning.cc); the tuner then takes it only when forced.
     bool off_by_default = false;
+    // GB/s of bus bandwidth the protocol itself allows, whatever the links
+    // give (llMaxBw, nChannels x the per-channel caps); 0: none.
+    double ceiling_GBps = 0;
 };
 
 // The graph search's outcome, approximated from the per-channel speeds NCCL

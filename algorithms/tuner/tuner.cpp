@@ -74,6 +74,7 @@ std::optional<TunedChoice> tune(const CommShape& shape, CollOp op, Bytes bytes, 
     if (!best) return std::nullopt;
     t.algo = fixed ? std::string(fixed->name) : *algorithm_for(best->family);
     t.proto = best->proto;
+    t.ceiling_GBps = best->ceiling_GBps;
     t.channels = nccl_launch_channels(nccl_channels(shape), best->proto, best->family, shape.ranks, bytes.count());
     t.why = fmt::format("NCCL {} cost model: {} {:.2f} us", kNcclModelVersion, label(*best), best->time_us);
     if (second) t.why += fmt::format(", next {} {:.2f} us", label(*second), second->time_us);

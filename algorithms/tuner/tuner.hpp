@@ -15,6 +15,7 @@ struct TunedChoice {
     std::string algo;
     ProtoKind proto = ProtoKind::simple;
     int channels = 1;            // what NCCL launches
+    double ceiling_GBps = 0;     // NcclCost::ceiling_GBps of the choice
     std::string why;             // one line: the choice and the runner-up
     std::vector<NcclCost> costs;  // every candidate, for --explain
 };

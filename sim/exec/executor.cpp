@@ -70,9 +70,15 @@ void Executor::start(const Schedule& schedule, std::function<void()> done) {
     for (StepId s = 0; s < n; ++s)
         for (StepId d : schedule.deps(s)) dependents_[fill[dep_step(d)]++] = s | (d & kAfterSent);
 
+    if (proto_.rank_ceiling.bps() > 0) {
+        // In wire bytes, as flows count them.
+        const Bandwidth wire = Bandwidth::bytes_per_s(proto_.rank_ceiling.bps() / proto_.payload_num * proto_.payload_den);
+        for (DeviceId g : rank_gpus_) ceiling_.emplace(g, net_.add_resource(wire));
+    }
     // The launch latency is paid once before any step can run.
     sim_.schedule_in(proto_.base_latency, [this] {
         if (schedule_->steps.empty()) {
+            return_ceilings();
             done_();
             return;
         }
@@ -139,6 +145,7 @@ void Executor::send(StepId s) {
                             [this](ChannelId c) { return net_.flows_on(c); });
     const bool via_switch = reduces_in_nvswitch(topo_.device(from)) || reduces_in_nvswitch(topo_.device(to));
     std::vector<ResourceId> res = send_resources(topo_, p);
+    if (auto it = ceiling_.find(from); it != ceiling_.end()) res.push_back(it->second);
     const Time hop = step.pays_hop_latency() ? proto_.step_latency(p.link_class) : Time{};
     Time latency = p.latency + hop + net_.extra_latency(res);
     if (schedule_->latency_scale != 1.0)
@@ -186,6 +193,11 @@ void Executor::release(StepId s, bool sent) {
     }
 }
 
+void Executor::return_ceilings() {
+    for (const auto& [gpu, r] : ceiling_) net_.remove_resource(r);
+    ceiling_.clear();
+}
+
 void Executor::complete(StepId s) {
     ++finished_;
     waiting_on_[s] = kDone;
@@ -194,6 +206,7 @@ void Executor::complete(StepId s) {
     // A copy step completes inside the complete() of the step it waited for, so
     // the outer call also sees every step finished: run the callback only once.
     if (finished_ == schedule_->steps.size() && done_) {
+        return_ceilings();
         std::function<void()> done = std::move(done_);
         done_ = nullptr;
         done();

@@ -66,6 +66,7 @@ private:
     void sent(StepId s);
     void release(StepId s, bool sent);
     void complete(StepId s);
+    void return_ceilings();
     void count_load(StepId s, const std::vector<ChannelId>& channels);
     static uint64_t connection(const Step& s);
     DeviceId gpu_of(int channel, int rank) const {
@@ -115,6 +116,9 @@ private:
     };
     std::unordered_map<uint64_t, Fifo, ConnectionHash> connection_queue_;
     std::vector<uint32_t> peak_, in_flight_;
+    // Per GPU, the resource that holds its sends to Protocol::rank_ceiling
+    // (empty without one); returned to the network when the schedule ends.
+    std::map<DeviceId, ResourceId> ceiling_;
     std::map<StepId, std::vector<ChannelId>> tracked_;
 };
 

@@ -30,6 +30,11 @@ struct Protocol {
     // reduction overlaps the transfer of the next slot: only the last slot's
     // reduction adds to a step's time.
     Bytes pipeline_slot;
+    // The most payload per second one rank's sends of a collective carry
+    // together, whatever the links could: the GPU side of the protocol
+    // (NCCL's llMaxBw for LL, its per-channel caps for LL128 and trees).
+    // Zero: no limit beyond the links.
+    Bandwidth rank_ceiling;
 
     Time step_latency(LinkClass c) const { return hop_latency[static_cast<std::size_t>(c)]; }
 };

@@ -22,6 +22,28 @@ void Network::set_capacity(ResourceId r, Bandwidth bw) {
     changed({r});
 }
 
+ResourceId Network::add_resource(Bandwidth bw) {
+    if (!free_resources_.empty()) {
+        const ResourceId r = free_resources_.back();
+        free_resources_.pop_back();
+        capacity_[r] = bw.bps();
+        return r;
+    }
+    capacity_.push_back(bw.bps());
+    extra_latency_.emplace_back();
+    on_resource_.emplace_back();
+    carried_.push_back(0);
+    resource_slot_.push_back(kUnmarked);
+    return static_cast<ResourceId>(capacity_.size() - 1);
+}
+
+void Network::remove_resource(ResourceId r) {
+    if (r >= capacity_.size() || !on_resource_[r].empty()) throw std::logic_error("removing a resource in use");
+    carried_[r] = 0;
+    extra_latency_[r] = Time{};
+    free_resources_.push_back(r);
+}
+
 Time Network::extra_latency(const std::vector<ResourceId>& path) const {
     Time t{};
     for (ResourceId r : path) t += extra_latency_[r];

@@ -41,6 +41,11 @@ public:
     // Changes a resource's capacity now (a fault, a repair); the flows that
     // share it are re-rated. Zero stalls them until capacity returns.
     void set_capacity(ResourceId r, Bandwidth bw);
+    // A resource beyond the fixed ones (a limit that lasts one collective,
+    // such as a rank's protocol ceiling), and its return once no flow uses
+    // it; returned ids are handed out again.
+    ResourceId add_resource(Bandwidth bw);
+    void remove_resource(ResourceId r);
     // Re-rates now what changed at this instant, instead of after its other
     // events (for reading rates right after starting flows).
     void settle();
@@ -85,6 +90,7 @@ private:
     std::vector<__int128> carried_;  // bytes x 10^12
     std::vector<Flow> flows_;
     std::vector<FlowId> free_ids_;
+    std::vector<ResourceId> free_resources_;
     std::size_t active_ = 0;
     uint64_t rerated_ = 0;
     // Scratch for component search and filling: each flow's and resource's

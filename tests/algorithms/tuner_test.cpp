@@ -37,6 +37,20 @@ TEST_CASE("NCCL's latency model reproduces its worked examples on an H100 node")
     CHECK_FALSE(cost(costs, NcclFamily::nvls, ProtoKind::ll).eligible);
 }
 
+TEST_CASE("each protocol carries its ceiling from NCCL's caps, which the tuner hands on") {
+    // MODEL-FACTS.md section 4: llMaxBw, perChMaxRingLL128Bw, perChMaxTreeBw (Hopper, one node).
+    const CommShape s = h100_node();
+    const int ch = nccl_channels(s).count;
+    auto costs = nccl_costs(s, CollOp::allreduce, 1 << 30);
+    CHECK(cost(costs, NcclFamily::ring, ProtoKind::ll).ceiling_GBps == Approx(141.0));
+    CHECK(cost(costs, NcclFamily::ring, ProtoKind::ll128).ceiling_GBps == Approx(ch * 36.7));
+    CHECK(cost(costs, NcclFamily::ring, ProtoKind::simple).ceiling_GBps == 0);
+    CHECK(cost(costs, NcclFamily::tree, ProtoKind::simple).ceiling_GBps == Approx(ch * 38.7));
+    const auto ll = tune(s, CollOp::allreduce, Bytes(1 << 30), "ring", "ll");
+    REQUIRE(ll);
+    CHECK(ll->ceiling_GBps == Approx(141.0));
+}
+
 TEST_CASE("NCCL's multi-node ring latency counts network steps and the plateau factor") {
     // 16 nodes x 8 GPUs, ring Simple: 8.4 + 224 x 3.4 + 30 x 14 = 1190 us
     // (MODEL-FACTS.md section 6), x1.4 once each channel's share of the

@@ -61,6 +61,19 @@ TEST_CASE("coll --disable keeps the tuner off what NCCL was told not to use") {
     CHECK_THAT(off.out, !Catch::Contains("nvls"));
 }
 
+TEST_CASE("LL moves at most NCCL's llMaxBw per rank, in the flow simulation and the closed form") {
+    // 8 H100 over NVLink 4: half of 450 GB/s would be 225 GB/s of LL payload;
+    // NCCL's cost model caps LL at 141 GB/s of bus bandwidth on Hopper.
+    for (const char* model : {"flow", "analytical"}) {
+        INFO(model);
+        auto r = run_cli(kDgx + "--algo ring --proto ll --sizes 256M --format json --model " + std::string(model));
+        REQUIRE(r.exit_code == 0);
+        const double busbw = nlohmann::json::parse(r.out)["rows"][0]["busbw_GBps"];
+        CHECK(busbw <= 141.0);
+        CHECK(busbw > 130.0);
+    }
+}
+
 TEST_CASE("CollNet runs only where it is enabled, as NCCL_COLLNET_ENABLE=1 does") {
     // Two DGX H100 under SHARP switches: 1 MiB takes CollNet once it may.
     const std::string two = "coll --topology topologies/cluster-h100-2n.yaml --sizes 1M --format csv";

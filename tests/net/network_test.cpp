@@ -93,3 +93,21 @@ TEST_CASE("a zero-byte flow pays only its latency") {
     sim.run();
     CHECK(done == 3_us);
 }
+
+TEST_CASE("an added resource limits the flows that use it, and is handed out again once returned") {
+    Simulator sim;
+    Network net(sim, {gbps(10)});
+    const ResourceId cap = net.add_resource(gbps(4));
+    CHECK(cap == 1);
+    const FlowId held = net.start_flow({0, cap}, Bytes(4'000), Time{}, [] {});
+    const FlowId free = net.start_flow({0}, Bytes(4'000), Time{}, [] {});
+    net.settle();
+    CHECK(net.rate(held) == gbps(4));
+    CHECK(net.rate(free) == gbps(6));
+    CHECK_THROWS_AS(net.remove_resource(cap), std::logic_error);  // a flow still uses it
+    sim.run();
+    net.remove_resource(cap);
+    CHECK(net.add_resource(gbps(1)) == cap);
+    CHECK(net.capacity(cap) == gbps(1));
+    CHECK(net.carried(cap) == Bytes(0));
+}
