@@ -21,7 +21,7 @@ bool CostModel::via_switch(DeviceId a, DeviceId b) const {
 
 int64_t CostModel::ceiling(DeviceId from, int sharing) const {
     if (proto_.rank_ceiling.bps() <= 0 || comm_.topo->device(from).kind != DeviceKind::gpu) return INT64_MAX;
-    return proto_.rank_ceiling.bps() / proto_.payload_num * proto_.payload_den / sharing;
+    return proto_.wire_ceiling().bps() / sharing;
 }
 
 Bandwidth CostModel::capacity(ChannelId c) const {

@@ -53,7 +53,9 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     c->add_option("--disable", o.disable,
                   "algorithms the tuner may not pick, e.g. nvls,collnet (as NCCL_NVLS_ENABLE=0, NCCL_COLLNET_ENABLE=0)")
         ->delimiter(',');
-    c->add_option("--enable", o.enable, "algorithms NCCL leaves off unless asked that the tuner may pick: collnet (as NCCL_COLLNET_ENABLE=1)")->delimiter(',');
+    c->add_option("--enable", o.enable,
+                  "algorithms NCCL leaves off unless asked that the tuner may pick: collnet (as NCCL_COLLNET_ENABLE=1)")
+        ->delimiter(',');
     auto* ranks = c->add_option("--ranks,-n", o.ranks, "number of ranks (the first N GPUs); default all");
     c->add_option("--gpus", o.gpus, "the communicator's GPUs in rank order: indices or names, e.g. 0,2,4,6 or 0-3")
         ->excludes(ranks);

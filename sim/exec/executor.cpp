@@ -70,11 +70,8 @@ void Executor::start(const Schedule& schedule, std::function<void()> done) {
     for (StepId s = 0; s < n; ++s)
         for (StepId d : schedule.deps(s)) dependents_[fill[dep_step(d)]++] = s | (d & kAfterSent);
 
-    if (proto_.rank_ceiling.bps() > 0) {
-        // In wire bytes, as flows count them.
-        const Bandwidth wire = Bandwidth::bytes_per_s(proto_.rank_ceiling.bps() / proto_.payload_num * proto_.payload_den);
-        for (DeviceId g : rank_gpus_) ceiling_.emplace(g, net_.add_resource(wire));
-    }
+    if (proto_.rank_ceiling.bps() > 0)
+        for (DeviceId g : rank_gpus_) ceiling_.emplace(g, net_.add_resource(proto_.wire_ceiling()));
     // The launch latency is paid once before any step can run.
     sim_.schedule_in(proto_.base_latency, [this] {
         if (schedule_->steps.empty()) {

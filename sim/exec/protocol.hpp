@@ -36,6 +36,10 @@ struct Protocol {
     // Zero: no limit beyond the links.
     Bandwidth rank_ceiling;
 
+    // rank_ceiling in wire bytes, as flows count them (zero: no limit).
+    Bandwidth wire_ceiling() const {
+        return Bandwidth::bytes_per_s(rank_ceiling.bps() / payload_num * payload_den);
+    }
     Time step_latency(LinkClass c) const { return hop_latency[static_cast<std::size_t>(c)]; }
 };
 
