@@ -45,12 +45,7 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& o) {
     c->add_option("--op", o.op, "the collective, for logs that do not name it");
     c->add_option("--algo", o.algo, "the algorithm the runs forced (NCCL_ALGO), or auto")->capture_default_str();
     c->add_option("--proto", o.proto, "the protocol the runs forced (NCCL_PROTO), or auto")->capture_default_str();
-    c->add_option("--disable", o.disable, "algorithms the runs turned off, e.g. nvls,collnet (NCCL_NVLS_ENABLE=0, "
-                                          "NCCL_COLLNET_ENABLE=0)")
-        ->delimiter(',');
-    c->add_option("--enable", o.enable, "algorithms the runs turned on where NCCL leaves them off: collnet (as "
-                                        "NCCL_COLLNET_ENABLE=1)")
-        ->delimiter(',');
+    add_algorithm_switches(c, o.disable, o.enable);
     c->add_option("--calibration", o.start, "a profile to start from; default: specs and NCCL's constants");
     c->add_option("--size-corrections", o.size_corrections, "fit a time factor per size range, e.g. 64K,64M");
     c->add_option("--output,-o", o.output, "the calibration profile to write")->required();
@@ -63,8 +58,7 @@ int run_calibrate(const CalibrateOptions& o) {
     if (o.format != "table" && o.format != "json") bad_option("--format", "table or json", o.format);
     std::optional<CollOp> op;
     if (!o.op.empty() && !(op = coll_op_from(o.op))) bad_option("--op", std::string(coll_op_choices()), o.op);
-    check_disabled(o.disable);
-    check_enabled(o.enable, o.disable);
+    check_algorithm_switches(o.disable, o.enable);
     FitOptions options;
     if (!o.size_corrections.empty()) options.size_boundaries = parse_size_list(o.size_corrections, "--size-corrections");
     const Calibration start = o.start.empty() ? Calibration{} : load_calibration(o.start);

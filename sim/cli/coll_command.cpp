@@ -50,12 +50,7 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     auto* algo = c->add_option("--algo", o.algo, "algorithm, or auto (as NCCL would choose)")->capture_default_str();
     c->add_option("--algo-file", o.algo_file, "an MSCCL XML algorithm to run instead of --algo")->excludes(algo);
     c->add_option("--proto", o.proto, "NCCL protocol: ll, ll128, simple, or auto")->capture_default_str();
-    c->add_option("--disable", o.disable,
-                  "algorithms the tuner may not pick, e.g. nvls,collnet (as NCCL_NVLS_ENABLE=0, NCCL_COLLNET_ENABLE=0)")
-        ->delimiter(',');
-    c->add_option("--enable", o.enable,
-                  "algorithms NCCL leaves off unless asked that the tuner may pick: collnet (as NCCL_COLLNET_ENABLE=1)")
-        ->delimiter(',');
+    add_algorithm_switches(c, o.disable, o.enable);
     auto* ranks = c->add_option("--ranks,-n", o.ranks, "number of ranks (the first N GPUs); default all");
     c->add_option("--gpus", o.gpus, "the communicator's GPUs in rank order: indices or names, e.g. 0,2,4,6 or 0-3")
         ->excludes(ranks);
@@ -106,11 +101,10 @@ int run_coll(const CollOptions& o) {
     Routes routes(topo);
     PredictRequest req{*op, Bytes{}, gpus, o.algo, o.proto, o.channels, {}, std::nullopt, RoutingPolicy(*routing, o.seed)};
     req.root = std::max(root, 0);
-    check_disabled(o.disable);
+    check_algorithm_switches(o.disable, o.enable);
     for (const std::string& name : o.disable)
         if (name == o.algo) bad_option("--disable", "algorithms other than the one --algo forces", name);
     req.disabled = o.disable;
-    check_enabled(o.enable, o.disable);
     req.enabled = o.enable;
     req.analytical = o.model == "analytical";
     req.explain = o.explain;

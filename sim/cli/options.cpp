@@ -37,12 +37,17 @@ std::vector<std::string> split_list(const std::string& text) {
     }
 }
 
-void check_disabled(const std::vector<std::string>& names) {
-    for (const std::string& name : names)
-        if (!find_algorithm(name)) bad_option("--disable", algorithm_choices(), name);
+void add_algorithm_switches(CLI::App* c, std::vector<std::string>& disable, std::vector<std::string>& enable) {
+    c->add_option("--disable", disable,
+                  "algorithms NCCL was told not to use, e.g. nvls,collnet (NCCL_NVLS_ENABLE=0, NCCL_COLLNET_ENABLE=0)")
+        ->delimiter(',');
+    c->add_option("--enable", enable, "algorithms NCCL leaves off unless told: collnet (NCCL_COLLNET_ENABLE=1)")
+        ->delimiter(',');
 }
 
-void check_enabled(const std::vector<std::string>& enabled, const std::vector<std::string>& disabled) {
+void check_algorithm_switches(const std::vector<std::string>& disabled, const std::vector<std::string>& enabled) {
+    for (const std::string& name : disabled)
+        if (!find_algorithm(name)) bad_option("--disable", algorithm_choices(), name);
     std::string choices;
     for (const AlgorithmInfo& a : algorithm_registry())
         if (!a.enabled_by.empty())

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "sim/core/time.hpp"
 
 namespace collsim {
@@ -17,9 +19,12 @@ std::optional<Time> parse_timeout(const std::string& text);
 // "a,b,c" -> {"a", "b", "c"}
 std::vector<std::string> split_list(const std::string& text);
 
+// --disable and --enable, for the commands that run NCCL's tuner or read
+// runs it chose for: what NCCL was told not to use, and what it leaves off
+// unless told.
+void add_algorithm_switches(CLI::App* c, std::vector<std::string>& disable, std::vector<std::string>& enable);
 // --disable: every name a registered algorithm. --enable: every name one
 // that NCCL leaves off by default, and none also in --disable.
-void check_disabled(const std::vector<std::string>& names);
-void check_enabled(const std::vector<std::string>& enabled, const std::vector<std::string>& disabled);
+void check_algorithm_switches(const std::vector<std::string>& disable, const std::vector<std::string>& enable);
 
 }  // namespace collsim

@@ -33,12 +33,7 @@ CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     c->add_option("--algo", o.algo, "every collective's algorithm (as NCCL_ALGO), or auto: NCCL's tuner")
         ->capture_default_str();
     c->add_option("--proto", o.proto, "every collective's protocol (as NCCL_PROTO), or auto")->capture_default_str();
-    c->add_option("--disable", o.disable,
-                  "algorithms the tuner may not pick, e.g. nvls,collnet (as NCCL_NVLS_ENABLE=0, NCCL_COLLNET_ENABLE=0)")
-        ->delimiter(',');
-    c->add_option("--enable", o.enable,
-                  "algorithms NCCL leaves off unless asked that the tuner may pick: collnet (as NCCL_COLLNET_ENABLE=1)")
-        ->delimiter(',');
+    add_algorithm_switches(c, o.disable, o.enable);
     c->add_option("--faults", o.faults, "fault scenario YAML: link faults and compute faults (slow, pause, straggler)");
     c->add_option("--timeout", o.timeout, "watchdog: stop the replay there and report a hang, e.g. 10min");
     c->add_flag("--fail-on-hang", o.fail_on_hang, "exit 1 when the replay hangs");
@@ -61,8 +56,7 @@ int run_replay(const ReplayCliOptions& o) {
     opts.max_schedule_steps = o.max_schedule_steps;
     opts.algo = o.algo;
     opts.proto = o.proto;
-    check_disabled(o.disable);
-    check_enabled(o.enable, o.disable);
+    check_algorithm_switches(o.disable, o.enable);
     opts.disabled = o.disable;
     opts.enabled = o.enable;
     opts.timeout = parse_timeout(o.timeout);

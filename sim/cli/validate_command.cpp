@@ -39,12 +39,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
     c->add_option("--op", o.op, "the collective of --log, where the log does not name it");
     c->add_option("--algo", o.algo, "the algorithm --log's run forced (NCCL_ALGO), or auto")->capture_default_str();
     c->add_option("--proto", o.proto, "the protocol --log's run forced (NCCL_PROTO), or auto")->capture_default_str();
-    c->add_option("--disable", o.disable, "algorithms --log's run turned off, e.g. nvls,collnet (NCCL_NVLS_ENABLE=0, "
-                                          "NCCL_COLLNET_ENABLE=0)")
-        ->delimiter(',');
-    c->add_option("--enable", o.enable, "algorithms --log's run turned on where NCCL leaves them off: collnet (as "
-                                        "NCCL_COLLNET_ENABLE=1)")
-        ->delimiter(',');
+    add_algorithm_switches(c, o.disable, o.enable);
     c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
     c->add_flag("--cross", o.cross, "fit each dataset alone and predict the others of its machine class");
     c->add_option("--size-corrections", o.size_corrections, "size-range boundaries for the --cross fits, e.g. 64K,64M");
@@ -68,10 +63,9 @@ int run_validate(const ValidateOptions& o) {
         bad_option("--algo/--proto", "only with --log (datasets.yaml says what each run forced)", o.algo + "/" + o.proto);
     if (!o.disable.empty() && o.log.empty())
         bad_option("--disable", "only with --log (datasets.yaml says what each run turned off)", o.disable.front());
-    check_disabled(o.disable);
     if (!o.enable.empty() && o.log.empty())
         bad_option("--enable", "only with --log (datasets.yaml says what each run turned on)", o.enable.front());
-    check_enabled(o.enable, o.disable);
+    check_algorithm_switches(o.disable, o.enable);
     std::optional<CollOp> op;
     if (!o.op.empty() && !(op = coll_op_from(o.op))) bad_option("--op", std::string(coll_op_choices()), o.op);
     ValidationOptions options;
