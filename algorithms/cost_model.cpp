@@ -1,6 +1,7 @@
 #include "algorithms/cost_model.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "sim/exec/step_costs.hpp"
 
@@ -56,11 +57,15 @@ Estimate CostModel::concurrent(const std::vector<Transfer>& transfers, bool hop_
 
 std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& transfers, bool hop_latency) {
     std::map<ChannelId, int> load;
-    std::map<DeviceId, int> sends_from;
+    // A GPU's ceiling is split over its channels, each shared by the
+    // channel's sends (as the executor holds them).
+    std::map<std::pair<DeviceId, int>, int> sends_from;
+    std::set<int> channels;
     for (const Transfer& t : transfers)
         if (t.bytes.count() > 0) {
             for (ChannelId l : path(t.from, t.to, t.channel).channels) ++load[l];
-            ++sends_from[t.from];
+            ++sends_from[{t.from, t.channel}];
+            channels.insert(t.channel);
         }
     std::vector<Estimate> out;
     out.reserve(transfers.size());
@@ -68,7 +73,7 @@ std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& tr
         const Path& p = path(t.from, t.to, t.channel);
         Estimate e{p.latency + (hop_latency ? proto_.step_latency(p.link_class) : Time{}), Time{}};
         if (!p.channels.empty() && t.bytes.count() > 0) {
-            int64_t rate = ceiling(t.from, sends_from[t.from]);
+            int64_t rate = ceiling(t.from, static_cast<int>(channels.size()) * sends_from[{t.from, t.channel}]);
             for (ChannelId l : p.channels)
                 rate = std::min(rate, capacity(l).bps() / load[l]);
             e.bandwidth = transfer_time(wire_bytes(t.bytes, proto_, via_switch(t.from, t.to)), Bandwidth::bytes_per_s(rate));

@@ -88,8 +88,8 @@ public:
     const Path& path(DeviceId a, DeviceId b, int channel);
     // A link direction's bandwidth as the flow simulation sees it.
     Bandwidth capacity(ChannelId c) const;
-    // Wire bytes per second a send from `from` may carry while it sends `sharing`
-    // at once: its share of Protocol::rank_ceiling (INT64_MAX: none; switches have none).
+    // Wire bytes per second a send from `from` may carry while `sharing` sends
+    // divide its Protocol::rank_ceiling (INT64_MAX: none; switches have none).
     int64_t ceiling(DeviceId from, int sharing) const;
     // A send between these devices goes into or out of a reducing NVSwitch.
     bool via_switch(DeviceId a, DeviceId b) const;

@@ -66,6 +66,7 @@ private:
     void sent(StepId s);
     void release(StepId s, bool sent);
     void complete(StepId s);
+    ResourceId channel_ceiling(DeviceId gpu, int channel);
     void return_ceilings();
     void count_load(StepId s, const std::vector<ChannelId>& channels);
     static uint64_t connection(const Step& s);
@@ -116,9 +117,12 @@ private:
     };
     std::unordered_map<uint64_t, Fifo, ConnectionHash> connection_queue_;
     std::vector<uint32_t> peak_, in_flight_;
-    // Per GPU, the resource that holds its sends to Protocol::rank_ceiling
-    // (empty without one); returned to the network when the schedule ends.
-    std::map<DeviceId, ResourceId> ceiling_;
+    // Per device and channel (device x channels + channel), the resource that
+    // holds a GPU's sends to the channel's share of Protocol::rank_ceiling,
+    // made at its first send; the ones made, returned to the network when the
+    // schedule ends.
+    static constexpr ResourceId kNoCeiling = UINT32_MAX;
+    std::vector<ResourceId> ceiling_, ceilings_made_;
     std::map<StepId, std::vector<ChannelId>> tracked_;
 };
 

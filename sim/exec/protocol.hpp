@@ -32,8 +32,9 @@ struct Protocol {
     Bytes pipeline_slot;
     // The most payload per second one rank's sends of a collective carry
     // together, whatever the links could: the GPU side of the protocol
-    // (NCCL's llMaxBw for LL, its per-channel caps for LL128 and trees).
-    // Zero: no limit beyond the links.
+    // (NCCL's llMaxBw for LL, its per-channel caps for LL128 and trees),
+    // split evenly over the rank's channels (the executor holds each
+    // channel to its share). Zero: no limit beyond the links.
     Bandwidth rank_ceiling;
 
     // rank_ceiling in wire bytes, as flows count them (zero: no limit).
