@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "sim/core/random.hpp"
+#include "sim/hw/staging.hpp"
 
 namespace collsim {
 
@@ -13,6 +14,7 @@ namespace {
 constexpr uint32_t kNoSlot = UINT32_MAX;
 
 uint64_t saturating_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+uint64_t saturating_mul(uint64_t a, uint64_t b) { return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 }  // namespace
 
 Routes::Routes(const Topology& topo)
@@ -79,9 +81,42 @@ const Routes::Dag* Routes::dag(DeviceId src, DeviceId dst) {
             d = build_dag(src, dst, floor_bps, true);
             if (!d.count.empty() && d.count.back() == 0) d = build_dag(src, dst, floor_bps, false);  // no path through their own NICs
         }
+        if (!d.vertex.empty() && turns_below_staging_host(d))
+            if (const auto host = staging_root(topo_, src, dst)) d = via(src, *host, dst);
         it = dags_.emplace(key, std::move(d)).first;
     }
     return it->second.vertex.empty() ? nullptr : &it->second;
+}
+
+// A PCIe-only route that crosses no staging root complex (staging.hpp).
+bool Routes::turns_below_staging_host(const Dag& d) const {
+    for (DeviceId v : d.vertex)
+        if (topo_.device(v).kind == DeviceKind::root_complex && topo_.device(v).memory_bandwidth.bps() > 0) return false;
+    for (ChannelId c : d.pred)
+        if (topo_.link(Topology::link_of(c)).kind != LinkKind::pcie) return false;
+    return true;
+}
+
+// The routes src -> host -> dst as one DAG: host's paths in, then on. A device
+// may appear twice (the PCIe switch that the traffic climbs out of and comes
+// back down through); the DAG's entries are positions, not devices.
+Routes::Dag Routes::via(DeviceId src, DeviceId host, DeviceId dst) {
+    Dag d = build_dag(src, host, search_.widest(src, host), true);
+    const Dag second = build_dag(host, dst, search_.widest(host, dst), true);
+    const auto base = static_cast<uint32_t>(d.vertex.size() - 1);  // host's position
+    const int hops = d.hop.back();
+    const uint64_t into_host = d.count.back();
+    for (uint32_t i = 1; i < second.vertex.size(); ++i) {
+        d.vertex.push_back(second.vertex[i]);
+        d.hop.push_back(hops + second.hop[i]);
+        d.count.push_back(saturating_mul(into_host, second.count[i]));
+        for (uint32_t k = second.pred_begin[i]; k < second.pred_begin[i + 1]; ++k) {
+            d.pred.push_back(second.pred[k]);
+            d.pred_from.push_back(base + second.pred_from[k]);
+        }
+        d.pred_begin.push_back(static_cast<uint32_t>(d.pred.size()));
+    }
+    return d;
 }
 
 bool Routes::reachable(DeviceId src, DeviceId dst) { return path_count(src, dst) > 0; }

@@ -10,6 +10,8 @@
 // never asked about, and each query is a bidirectional search that touches
 // the neighbourhoods of its two ends (route_search.hpp), so a 131,072-GPU
 // fabric costs milliseconds per pair.
+// GPUs of a host without PCIe peer-to-peer reach each other through its root
+// complex, even where a PCIe switch joins them (staging.hpp).
 // Paths never pass through a GPU: a GPU forwards nothing it did not receive as
 // a collective step. A GPU's traffic to another node leaves (and a GPU's
 // traffic from another node enters) through its own NICs (home_nics in
@@ -77,6 +79,8 @@ private:
 
     const Dag* dag(DeviceId src, DeviceId dst);  // nullptr when unreachable
     Dag build_dag(DeviceId src, DeviceId dst, int64_t floor_bps, bool own_nics);
+    bool turns_below_staging_host(const Dag& d) const;
+    Dag via(DeviceId src, DeviceId host, DeviceId dst);
     // A NIC of src's or dst's node that is not theirs to use.
     bool foreign_nic(DeviceId v, DeviceId src, DeviceId dst) const;
     Path finish_path(std::vector<ChannelId> channels) const;
