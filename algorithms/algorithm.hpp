@@ -45,6 +45,9 @@ struct AlgorithmInfo {
 const std::vector<AlgorithmInfo>& algorithm_registry();
 const AlgorithmInfo* find_algorithm(std::string_view name);
 std::string algorithm_choices();
+// What --enable and `enable:` accept: "an algorithm NCCL leaves off by
+// default: collnet (as NCCL_COLLNET_ENABLE=1)".
+std::string off_by_default_choices();
 
 // Each algorithm file provides one of these; the registry lists them.
 AlgorithmInfo ring_algorithm();

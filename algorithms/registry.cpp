@@ -47,4 +47,11 @@ std::string algorithm_choices() {
     return out;
 }
 
+std::string off_by_default_choices() {
+    std::string names;
+    for (const AlgorithmInfo& a : algorithm_registry())
+        if (!a.enabled_by.empty()) names += fmt::format("{}{} (as {})", names.empty() ? "" : ", ", a.name, a.enabled_by);
+    return "an algorithm NCCL leaves off by default: " + names;
+}
+
 }  // namespace collsim

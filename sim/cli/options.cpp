@@ -48,14 +48,10 @@ void add_algorithm_switches(CLI::App* c, std::vector<std::string>& disable, std:
 void check_algorithm_switches(const std::vector<std::string>& disabled, const std::vector<std::string>& enabled) {
     for (const std::string& name : disabled)
         if (!find_algorithm(name)) bad_option("--disable", algorithm_choices(), name);
-    std::string choices;
-    for (const AlgorithmInfo& a : algorithm_registry())
-        if (!a.enabled_by.empty())
-            choices += fmt::format("{}{} (as {})", choices.empty() ? "" : ", ", a.name, a.enabled_by);
     for (const std::string& name : enabled) {
         const AlgorithmInfo* a = find_algorithm(name);
         if (!a || a->enabled_by.empty())
-            bad_option("--enable", "an algorithm NCCL leaves off by default: " + choices, name);
+            bad_option("--enable", off_by_default_choices(), name);
         if (std::find(disabled.begin(), disabled.end(), name) != disabled.end())
             bad_option("--enable", "an algorithm that --disable does not also name", name);
     }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/hw/staging.hpp"
+
 namespace collsim {
 
 std::vector<Bandwidth> network_resources(const Topology& topo, const LinkEfficiency& efficiency) {
@@ -26,9 +28,7 @@ std::vector<ResourceId> send_resources(const Topology& topo, const Path& p) {
     std::vector<ResourceId> res(p.channels.begin(), p.channels.end());
     for (std::size_t i = 1; i < p.channels.size(); ++i) {
         const DeviceId via = topo.channel_source(p.channels[i]);
-        const Device& d = topo.device(via);
-        if (d.kind == DeviceKind::root_complex && d.memory_bandwidth.bps() > 0)
-            res.push_back(memory_resource(topo, via));
+        if (stages_in_host_memory(topo.device(via))) res.push_back(memory_resource(topo, via));
     }
     return res;
 }

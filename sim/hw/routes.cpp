@@ -91,7 +91,7 @@ const Routes::Dag* Routes::dag(DeviceId src, DeviceId dst) {
 // A PCIe-only route that crosses no staging root complex (staging.hpp).
 bool Routes::turns_below_staging_host(const Dag& d) const {
     for (DeviceId v : d.vertex)
-        if (topo_.device(v).kind == DeviceKind::root_complex && topo_.device(v).memory_bandwidth.bps() > 0) return false;
+        if (stages_in_host_memory(topo_.device(v))) return false;
     for (ChannelId c : d.pred)
         if (topo_.link(Topology::link_of(c)).kind != LinkKind::pcie) return false;
     return true;

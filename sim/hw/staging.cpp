@@ -5,9 +5,11 @@
 
 namespace collsim {
 
-namespace {
+bool stages_in_host_memory(const Device& d) {
+    return d.kind == DeviceKind::root_complex && d.memory_bandwidth.bps() > 0;
+}
 
-bool stages(const Device& d) { return d.kind == DeviceKind::root_complex && d.memory_bandwidth.bps() > 0; }
+namespace {
 
 // Hops from `gpu` to the devices it reaches over PCIe links through PCIe
 // switches only; root complexes are reached, not crossed. The search stays
@@ -38,7 +40,7 @@ std::optional<DeviceId> staging_root(const Topology& topo, DeviceId a, DeviceId 
     int best_hops = 0;
     for (const auto& [r, hops_a] : from_a) {
         const auto it = from_b.find(r);
-        if (!stages(topo.device(r)) || it == from_b.end()) continue;
+        if (!stages_in_host_memory(topo.device(r)) || it == from_b.end()) continue;
         if (!best || hops_a + it->second < best_hops) best = r, best_hops = hops_a + it->second;
     }
     return best;

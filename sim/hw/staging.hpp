@@ -11,6 +11,9 @@
 
 namespace collsim {
 
+// A root complex that stages GPU traffic in host memory (it has a memory_bandwidth).
+bool stages_in_host_memory(const Device& d);
+
 // The staging root complex that traffic between GPUs `a` and `b` must pass
 // through, when their direct route is PCIe only and does not already cross
 // one: the root complex with a memory_bandwidth that both reach over PCIe

@@ -93,7 +93,7 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
                         const AlgorithmInfo* a = find_algorithm(name);
                         if (!a) f.error(list[k], at, algorithm_choices(), "'" + name + "'");
                         else if (off_by_default_only && a->enabled_by.empty())
-                            f.error(list[k], at, "an algorithm NCCL leaves off by default (collnet)", "'" + name + "'");
+                            f.error(list[k], at, off_by_default_choices(), "'" + name + "'");
                         else into.push_back(name);
                     }
                 };

@@ -78,7 +78,7 @@ TEST_CASE("bad manifests and runs that do not fit their machine are rejected") {
                                       "rhd, nvls, nvls_tree, hierarchical, collnet, sendrecv, alltoall, alltoall_pairwise, "
                                       "found 'warp'"},
              Case{"bad-enable.yaml", "bad-enable.yaml:2:120: manifest.datasets[0].enable[1]: expected an algorithm "
-                                     "NCCL leaves off by default (collnet), found 'nvls'"},
+                                     "NCCL leaves off by default: collnet (as NCCL_COLLNET_ENABLE=1), found 'nvls'"},
              Case{"no-datasets.yaml", "manifest.datasets: expected a list of datasets (required), found no such field"},
              Case{"no-file.yaml", "manifest.datasets[0].file: expected a string (required), found no such field"},
              Case{"bad-proto.yaml", "manifest.datasets[0].proto: expected one of ll, ll128, simple or auto, found "
