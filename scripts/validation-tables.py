@@ -35,11 +35,11 @@ def overall(j, bold_headline):
 
 
 def per_run(j):
-    print('| run | class | ranks | nodes | rows | tuner\'s algo / proto | defaults | in-sample | out-of-sample |')
-    print('|---|---|---|---|---|---|---|---|---|')
+    print('| run | class | ranks | nodes | -g | rows | tuner\'s algo / proto | defaults | in-sample | out-of-sample |')
+    print('|---|---|---|---|---|---|---|---|---|---|')
     for d in j['datasets']:
         name = d['file'].removesuffix('.csv')
-        print(f"| {name} | {d['class']} | {d['ranks']} | {d['nodes']} | {d['rows']} | {d['algo']} / {d['proto']} | "
+        print(f"| {name} | {d['class']} | {d['ranks']} | {d['nodes']} | {d['gpus_per_thread']} | {d['rows']} | {d['algo']} / {d['proto']} | "
               f"{pair(d, 'median_ape_latency_pct', 'median_ape_bandwidth_pct')} | "
               f"{pair(d.get('fitted'), 'median_ape_latency_pct', 'median_ape_bandwidth_pct')} | "
               f"{pair(d.get('out_of_sample'), 'median_ape_latency_pct', 'median_ape_bandwidth_pct')} |")

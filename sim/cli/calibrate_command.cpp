@@ -45,6 +45,7 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& o) {
     c->add_option("--op", o.op, "the collective, for logs that do not name it");
     c->add_option("--algo", o.algo, "the algorithm the runs forced (NCCL_ALGO), or auto")->capture_default_str();
     c->add_option("--proto", o.proto, "the protocol the runs forced (NCCL_PROTO), or auto")->capture_default_str();
+    add_gpus_per_thread_option(c, o.gpus_per_thread);
     add_algorithm_switches(c, o.disable, o.enable);
     c->add_option("--calibration", o.start, "a profile to start from; default: specs and NCCL's constants");
     c->add_option("--size-corrections", o.size_corrections, "fit a time factor per size range, e.g. 64K,64M");
@@ -66,7 +67,7 @@ int run_calibrate(const CalibrateOptions& o) {
     TopologyCache machines;
     std::vector<Dataset> data;
     for (const auto& log : o.logs) {
-        data.push_back(log_dataset(log, o.topology, machines, op, o.algo, o.proto));
+        data.push_back(log_dataset(log, o.topology, machines, op, o.algo, o.proto, gpus_per_thread(o.gpus_per_thread)));
         data.back().disabled = o.disable;
         data.back().enabled = o.enable;
     }

@@ -12,6 +12,7 @@ struct CalibrateOptions {
     std::string topology;
     std::string op;                 // for logs that do not name their collective
     std::string algo = "auto", proto = "auto";  // what the runs forced with NCCL_ALGO / NCCL_PROTO
+    int gpus_per_thread = -1;  // nccl-tests -g of the run(s) where the logs do not say; -1: as they say, else 1
     std::vector<std::string> disable;           // what the runs turned off (NCCL_NVLS_ENABLE=0, ...)
     std::vector<std::string> enable;            // and on where NCCL leaves it off (NCCL_COLLNET_ENABLE=1)
     std::string start;              // a profile to start from; empty: defaults

@@ -57,4 +57,15 @@ void check_algorithm_switches(const std::vector<std::string>& disabled, const st
     }
 }
 
+void add_gpus_per_thread_option(CLI::App* c, int& gpus_per_thread) {
+    c->add_option("--gpus-per-thread", gpus_per_thread,
+                  "GPUs each nccl-tests thread drove (its -g), where the log does not say; default: as the log says, else 1");
+}
+
+std::optional<int> gpus_per_thread(int option) {
+    if (option == -1) return std::nullopt;
+    if (option < 1) bad_option("--gpus-per-thread", "1 or more GPUs per thread", std::to_string(option));
+    return option;
+}
+
 }  // namespace collsim

@@ -39,6 +39,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
     c->add_option("--op", o.op, "the collective of --log, where the log does not name it");
     c->add_option("--algo", o.algo, "the algorithm --log's run forced (NCCL_ALGO), or auto")->capture_default_str();
     c->add_option("--proto", o.proto, "the protocol --log's run forced (NCCL_PROTO), or auto")->capture_default_str();
+    add_gpus_per_thread_option(c, o.gpus_per_thread);
     add_algorithm_switches(c, o.disable, o.enable);
     c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
     c->add_flag("--cross", o.cross, "fit each dataset alone and predict the others of its machine class");
@@ -59,6 +60,9 @@ int run_validate(const ValidateOptions& o) {
     if (!o.log.empty() && o.topology.empty()) bad_option("--topology", "a topology file to go with --log", "nothing");
     if (o.log.empty() && !o.topology.empty()) bad_option("--log", "a log to go with --topology", "nothing");
     if (!o.op.empty() && o.log.empty()) bad_option("--op", "only with --log", o.op);
+    if (o.gpus_per_thread != -1 && o.log.empty())
+        bad_option("--gpus-per-thread", "only with --log (datasets.yaml and the logs say it for each run)",
+                   std::to_string(o.gpus_per_thread));
     if ((o.algo != "auto" || o.proto != "auto") && o.log.empty())
         bad_option("--algo/--proto", "only with --log (datasets.yaml says what each run forced)", o.algo + "/" + o.proto);
     if (!o.disable.empty() && o.log.empty())
@@ -76,7 +80,7 @@ int run_validate(const ValidateOptions& o) {
     TopologyCache machines;
     std::vector<Dataset> data;
     if (!o.log.empty()) {
-        data.push_back(log_dataset(o.log, o.topology, machines, op, o.algo, o.proto));
+        data.push_back(log_dataset(o.log, o.topology, machines, op, o.algo, o.proto, gpus_per_thread(o.gpus_per_thread)));
         data.back().disabled = o.disable;
         data.back().enabled = o.enable;
     }

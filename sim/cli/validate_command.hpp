@@ -11,6 +11,7 @@ struct ValidateOptions {
     std::string data = "validation/data";  // a folder with datasets.yaml
     std::string log, topology, op;         // one log against one topology instead
     std::string algo = "auto", proto = "auto";  // what --log's run forced with NCCL_ALGO / NCCL_PROTO
+    int gpus_per_thread = -1;  // nccl-tests -g of the run(s) where the logs do not say; -1: as they say, else 1
     std::vector<std::string> disable;      // algorithms --log's run turned off (NCCL_NVLS_ENABLE=0, ...)
     std::vector<std::string> enable;       // and turned on where NCCL leaves them off (NCCL_COLLNET_ENABLE=1)
     std::string calibration;               // a profile; empty: defaults

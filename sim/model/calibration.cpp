@@ -6,7 +6,7 @@ namespace collsim {
 
 bool Calibration::is_default() const {
     return bandwidth_efficiency == std::array<double, 3>{1.0, 1.0, 1.0} && hop_latency_delta == std::array<Time, 3>{} &&
-           base_latency.empty() && size_corrections.empty();
+           base_latency.empty() && size_corrections.empty() && launch_per_gpu == kDefaultLaunchPerGpu;
 }
 
 Protocol calibrated(Protocol p, NcclFamily family, const Calibration& c) {
@@ -20,6 +20,10 @@ double size_factor(const Calibration& c, Bytes size) {
     for (const auto& s : c.size_corrections)
         if (size >= s.from && size < s.to) return s.factor;
     return 1.0;
+}
+
+Time with_launch_floor(Time device, int gpus_per_thread, const Calibration& c) {
+    return std::max(device, c.launch_per_gpu * gpus_per_thread);
 }
 
 }  // namespace collsim

@@ -126,13 +126,15 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
                                   b, b, 0.0, kMaxBaseLatencyUs, true});
     }
 
-    // A launch latency adds to a row's time and changes nothing else (the
+    // A launch latency adds to a row's time (up to the launch floor of the
+    // run's -g, which the fit leaves where it is) and changes nothing else (the
     // executor waits it out before the first step, and the tuner's choice
     // does not depend on the calibration), so rows are simulated with every
     // launch latency at zero, once per setting of the link parameters, and
     // each row's launch latency is added to that: varying a launch latency
     // costs no simulation.
     std::vector<std::size_t> row_base;  // per row, its index into layout.bases
+    std::vector<double> row_floor;      // per row, the launch floor of its run's -g
     std::vector<double> cached_key;
     std::vector<RowError> cached_rows;
     int simulated = 0;
@@ -143,10 +145,12 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
             std::fill(zero.begin() + 6, zero.end(), 0.0);
             cached_rows.clear();
             row_base.clear();
+            row_floor.clear();
             for (const Dataset* d : data) {
                 const DatasetPrediction p = predict_dataset(*d, machines.get(d->topology_path), apply(base, layout, zero));
                 for (const auto& row : p.rows) {
-                    cached_rows.push_back(row.error);
+                    cached_rows.push_back(RowError{row.error.size, row.error.measured_us, row.device_us});
+                    row_floor.push_back((base.launch_per_gpu * d->gpus_per_thread).us());
                     const auto family = find_algorithm(row.algo)->family;
                     row_base.push_back(static_cast<std::size_t>(
                         std::find(layout.bases.begin(), layout.bases.end(), std::pair{family, row.proto}) -
@@ -157,7 +161,8 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
             ++simulated;
         }
         std::vector<RowError> rows = cached_rows;
-        for (std::size_t i = 0; i < rows.size(); ++i) rows[i].predicted_us += x[6 + row_base[i]];
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            rows[i].predicted_us = std::max(rows[i].predicted_us + x[6 + row_base[i]], row_floor[i]);
         return log_residuals(rows);
     };
     const LeastSquaresResult lsq = least_squares(residuals, params, options.max_iterations);

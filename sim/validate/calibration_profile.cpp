@@ -29,6 +29,7 @@ constexpr int kFormatVersion = 1;
 // 1 ms is a unit mistake, not a calibration.
 constexpr Time kMaxBaseLatency = 10_ms;
 constexpr Time kMaxHopDelta = 1_ms;
+constexpr Time kMaxLaunchPerGpu = 1_ms;
 
 std::string family_choices() {
     std::string out = "one of";
@@ -44,7 +45,7 @@ public:
         Calibration c;
         if (!f_.expect_map(root, "profile")) f_.throw_if_errors();
         f_.check_keys(root, "profile", {"collsim_calibration", "nccl_version", "fitted_from", "bandwidth_efficiency",
-                                        "hop_latency_delta", "base_latency", "size_corrections"});
+                                        "hop_latency_delta", "launch_per_gpu", "base_latency", "size_corrections"});
         if (auto v = f_.integer(root, "profile", "collsim_calibration", true); v && *v != kFormatVersion)
             f_.error(root["collsim_calibration"], "profile.collsim_calibration",
                      fmt::format("format version {}", kFormatVersion), std::to_string(*v));
@@ -62,6 +63,12 @@ public:
             for (std::size_t k = 0; k < 3; ++k)
                 if (auto v = signed_time(n, "profile.hop_latency_delta", kClasses[k], kMaxHopDelta))
                     c.hop_latency_delta[k] = *v;
+        }
+        if (auto t = f_.time(root, "profile", "launch_per_gpu", false)) {
+            if (*t > kMaxLaunchPerGpu)
+                f_.error(root["launch_per_gpu"], "profile.launch_per_gpu", fmt::format("at most {}", kMaxLaunchPerGpu),
+                         describe_node(root["launch_per_gpu"]));
+            else c.launch_per_gpu = *t;
         }
         base_latencies(root["base_latency"], c);
         size_corrections(root["size_corrections"], c);
@@ -239,6 +246,7 @@ std::string render_calibration(const Calibration& c, const std::string& comment)
     for (std::size_t k = 0; k < 3; ++k)
         out += fmt::format("{}{}: {}", k ? ", " : "", kClasses[k], format_time(c.hop_latency_delta[k]));
     out += "}\n";
+    out += fmt::format("launch_per_gpu: {}\n", format_time(c.launch_per_gpu));
     if (!c.base_latency.empty()) {
         out += "base_latency:\n";
         for (const auto& [key, t] : c.base_latency)

@@ -18,7 +18,7 @@ namespace {
 // Fixes the collective and the rank count of a run and checks them against
 // the log's own figures and the topology's GPUs.
 void settle(Dataset& d, const Topology& topo, std::optional<CollOp> op, std::optional<int> declared_ranks,
-            const SourceLocation& declared_at) {
+            std::optional<int> declared_gpus_per_thread, const SourceLocation& declared_at) {
     const Measurement& m = d.measurement;
     const SourceLocation log_at{m.file, 0, 0};
     if (!op) op = m.op;
@@ -40,6 +40,13 @@ void settle(Dataset& d, const Topology& topo, std::optional<CollOp> op, std::opt
                                      gpus),
                          fmt::format("{} ranks in {}", d.ranks, m.file));
     check_measurement(m, d.op, d.ranks);
+    if (declared_gpus_per_thread && m.gpus_per_thread && *declared_gpus_per_thread != *m.gpus_per_thread)
+        throw InputError(declared_at, "gpus_per_thread", fmt::format("-g {}, as {} says", *m.gpus_per_thread, m.file),
+                         std::to_string(*declared_gpus_per_thread));
+    d.gpus_per_thread = declared_gpus_per_thread.value_or(m.gpus_per_thread.value_or(1));
+    if (d.gpus_per_thread > d.ranks)
+        throw InputError(declared_gpus_per_thread ? declared_at : log_at, "gpus_per_thread",
+                         fmt::format("at most the run's {} ranks", d.ranks), std::to_string(d.gpus_per_thread));
     for (const auto& [key, value] : m.header)
         if (key == "nodes") d.nodes = std::max(1, std::atoi(value.c_str()));  // "2", "most likely 4 (...)" -> leading number
 }
@@ -58,7 +65,7 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
     YamlFields f(manifest);
     struct Entry {
         Dataset d;
-        std::optional<int> ranks;
+        std::optional<int> ranks, gpus_per_thread;
         SourceLocation at;
     };
     std::vector<Entry> entries;
@@ -71,7 +78,8 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
                 const std::string path = fmt::format("manifest.datasets[{}]", i);
                 const YAML::Node n = list[i];
                 if (!f.expect_map(n, path)) continue;
-                f.check_keys(n, path, {"file", "topology", "class", "algo", "proto", "ranks", "disable", "enable"});
+                f.check_keys(n, path, {"file", "topology", "class", "algo", "proto", "ranks", "gpus_per_thread", "disable",
+                                        "enable"});
                 Entry e;
                 e.at = f.at(n);
                 auto file = f.string(n, path, "file", true);
@@ -80,9 +88,13 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
                 auto algo = f.string(n, path, "algo", false);
                 auto proto = f.string(n, path, "proto", false);
                 auto ranks = f.integer(n, path, "ranks", false);
+                auto per_thread = f.integer(n, path, "gpus_per_thread", false);
                 if (proto && *proto != "auto" && !proto_kind_from(*proto))
                     f.error(n["proto"], path + ".proto", std::string(proto_choices()) + " or auto", "'" + *proto + "'");
                 if (ranks && *ranks < 1) f.error(n["ranks"], path + ".ranks", "a rank count of 1 or more", std::to_string(*ranks));
+                if (per_thread && *per_thread < 1)
+                    f.error(n["gpus_per_thread"], path + ".gpus_per_thread", "1 or more GPUs per thread",
+                            std::to_string(*per_thread));
                 // disable: any algorithm; enable: those NCCL leaves off by default.
                 auto names = [&](const char* key, bool off_by_default_only, std::vector<std::string>& into) {
                     const YAML::Node list = n[key];
@@ -107,6 +119,7 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
                 e.d.algo = algo.value_or("auto");
                 e.d.proto = proto.value_or("auto");
                 if (ranks) e.ranks = static_cast<int>(*ranks);
+                if (per_thread) e.gpus_per_thread = static_cast<int>(*per_thread);
                 entries.push_back(std::move(e));
             }
         }
@@ -115,14 +128,15 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
     std::vector<Dataset> out;
     for (auto& e : entries) {
         e.d.measurement = read_measurement(e.d.path);
-        settle(e.d, topologies.get(e.d.topology_path).topo, std::nullopt, e.ranks, e.at);
+        settle(e.d, topologies.get(e.d.topology_path).topo, std::nullopt, e.ranks, e.gpus_per_thread, e.at);
         out.push_back(std::move(e.d));
     }
     return out;
 }
 
 Dataset log_dataset(const std::string& log, const std::string& topology, TopologyCache& topologies,
-                    std::optional<CollOp> op, const std::string& algo, const std::string& proto) {
+                    std::optional<CollOp> op, const std::string& algo, const std::string& proto,
+                    std::optional<int> gpus_per_thread) {
     Dataset d;
     d.algo = algo;
     d.proto = proto;
@@ -130,7 +144,7 @@ Dataset log_dataset(const std::string& log, const std::string& topology, Topolog
     d.path = log;
     d.topology_path = topology;
     d.measurement = read_measurement(log);
-    settle(d, topologies.get(topology).topo, op, std::nullopt, SourceLocation{});
+    settle(d, topologies.get(topology).topo, op, std::nullopt, gpus_per_thread, SourceLocation{});
     return d;
 }
 

@@ -14,6 +14,7 @@
 //       disable: [nvls]     # optional: algorithms the run turned off (NCCL_NVLS_ENABLE=0,
 //                           #   NCCL_COLLNET_ENABLE=0), which the tuner then never picks
 //       ranks: 8            # optional: else the log's device list, else the topology's GPUs
+//       gpus_per_thread: 8  # optional: nccl-tests' -g; else what the log says, else 1
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,8 @@ struct Dataset {
     int ranks = 0;
     int nodes = 1;  // from the CSV header's 'nodes:' line; 1 where it has none
     Measurement measurement;
+    // GPUs one nccl-tests thread drove (-g): its launches bound the time of small collectives.
+    int gpus_per_thread = 1;
 };
 
 // Reads a manifest (a folder's datasets.yaml, or the file itself) and every
@@ -45,9 +48,11 @@ std::vector<Dataset> load_datasets(const std::string& manifest, TopologyCache& t
 
 // One log checked against one topology, as `validate --log` and `calibrate`
 // take them. `op` overrides the collective the log names; `algo` and
-// `proto` say what the run forced with NCCL_ALGO / NCCL_PROTO.
+// `proto` say what the run forced with NCCL_ALGO / NCCL_PROTO;
+// `gpus_per_thread` is -g where the log does not say it (an error where it
+// says otherwise).
 Dataset log_dataset(const std::string& log, const std::string& topology, TopologyCache& topologies,
                     std::optional<CollOp> op = std::nullopt, const std::string& algo = "auto",
-                    const std::string& proto = "auto");
+                    const std::string& proto = "auto", std::optional<int> gpus_per_thread = std::nullopt);
 
 }  // namespace collsim

@@ -53,7 +53,9 @@ DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machin
         if (!measured || *measured <= 0) continue;
         req.bytes = row.size;
         const Prediction p = predict_collective(machine.topo, machine.routes, req, cal);
-        out.rows.push_back(PredictedRow{RowError{row.size, *measured, p.time.us()}, p.algo, p.proto, row.line});
+        const Time measured_like = with_launch_floor(p.time, d.gpus_per_thread, cal);
+        out.rows.push_back(
+            PredictedRow{RowError{row.size, *measured, measured_like.us()}, p.algo, p.proto, row.line, p.time.us()});
     }
     return out;
 }

@@ -16,6 +16,9 @@ struct PredictedRow {
     std::string algo;
     ProtoKind proto = ProtoKind::simple;
     int line = 0;    // the row in its file
+    // The collective on the GPUs, before the launch floor of the run's -g
+    // (error.predicted_us is the larger of the two).
+    double device_us = 0;
 };
 
 struct DatasetPrediction {

@@ -39,6 +39,11 @@ struct Measurement {
     // '# key: value' header lines of the CSV form (source, gpus, env, ...).
     std::vector<std::pair<std::string, std::string>> header;
     std::vector<MeasuredRow> rows;
+    // GPUs that one nccl-tests thread drives (-g N, printed as 'nGpus N'):
+    // the thread launches each collective on them one after another, which
+    // bounds how fast small collectives can follow each other. nullopt where
+    // the log does not say.
+    std::optional<int> gpus_per_thread{};
 };
 
 // Reads either form, telling them apart by content. Throws InputError.

@@ -115,7 +115,15 @@ private:
                 throw InputError(at(n), "run header",
                                  fmt::format("one run per log (its header is at line {})", run_header_line_),
                                  "a second '# nThread' line: several runs mixed in one file");
-            if (starts_with(s, "# nThread")) run_header_line_ = n;
+            if (starts_with(s, "# nThread")) {
+                run_header_line_ = n;
+                for (const auto& [value, column] : gpus_per_thread_mentions(s)) {
+                    if (value < 1)
+                        throw InputError(at(n, static_cast<int>(column) + 1), "nGpus", "1 or more GPUs per thread",
+                                         std::to_string(value));
+                    m_.gpus_per_thread = static_cast<int>(value);
+                }
+            }
             if (starts_with(s, "# Collective test starting")) {
                 const auto colon = s.find(':');
                 m_.test_name = std::string(trim(s.substr(colon + 1)));

@@ -98,6 +98,23 @@ std::string find_version(std::string_view s) {
     return {};
 }
 
+std::vector<std::pair<int64_t, std::size_t>> gpus_per_thread_mentions(std::string_view s) {
+    std::vector<std::pair<int64_t, std::size_t>> out;
+    for (const std::string_view flag : {std::string_view("-g"), std::string_view("nGpus")}) {
+        for (std::size_t at = s.find(flag); at != std::string_view::npos; at = s.find(flag, at + 1)) {
+            // A flag of its own ("-g 8", "-g8"), not part of a word ("-gpu", "bf-g 8").
+            if (at > 0 && !std::isspace(static_cast<unsigned char>(s[at - 1])) && s[at - 1] != '(') continue;
+            std::size_t i = at + flag.size();
+            while (i < s.size() && s[i] == ' ') ++i;
+            std::size_t j = i;
+            while (j < s.size() && digit(s[j])) ++j;
+            if (j == i || (j < s.size() && std::isalpha(static_cast<unsigned char>(s[j])))) continue;
+            out.emplace_back(*parse_integer(s.substr(i, j - i)), i);
+        }
+    }
+    return out;
+}
+
 std::string nccl_version_from_code(int64_t code) {
     if (code >= 10000) return fmt::format("{}.{}.{}", code / 10000, code % 10000 / 100, code % 100);
     return fmt::format("{}.{}.{}", code / 1000, code % 1000 / 100, code % 100);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace collsim {
@@ -27,6 +28,10 @@ std::optional<int64_t> parse_integer(std::string_view s);
 
 // The first "X.Y.Z" in a text ("2.29.2+cuda13.1" gives "2.29.2"); empty if none.
 std::string find_version(std::string_view s);
+// Every "-g N" and "nGpus N" in a text (an nccl-tests command line or its
+// run header), each with the 0-based offset of its number: how many GPUs
+// one nccl-tests thread drives.
+std::vector<std::pair<int64_t, std::size_t>> gpus_per_thread_mentions(std::string_view s);
 // NCCL_VERSION_CODE as nccl-tests prints it (nccl-library=22903) as "2.29.3";
 // codes before 2.9 were major*1000 + minor*100 + patch.
 std::string nccl_version_from_code(int64_t code);

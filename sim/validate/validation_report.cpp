@@ -111,6 +111,7 @@ std::string render_validation_json(const ValidationResult& v) {
         o["op"] = to_string(d.op);
         o["ranks"] = d.ranks;
         o["nodes"] = d.nodes;
+        o["gpus_per_thread"] = d.gpus_per_thread;
         o["rows"] = r.errors.rows;
         o["algo"] = r.prediction.algos();
         o["proto"] = r.prediction.protos();

@@ -33,16 +33,19 @@ TEST_CASE("a calibration profile survives writing and reading back") {
     c.base_latency[{NcclFamily::tree, ProtoKind::ll}] = 7_us;
     c.size_corrections = {{Bytes(0), Bytes(65536), 1.08}, {Bytes(65536), Bytes(3 * 1000), 0.9}};
     c.size_corrections[1].to = Bytes(64 << 20);
+    c.launch_per_gpu = 6500_ns;
     const std::string text = render_calibration(c, "fitted by a test\nsecond line");
     CHECK_THAT(text, Catch::StartsWith("# fitted by a test\n# second line\ncollsim_calibration: 1\n"));
     CHECK_THAT(text, Catch::Contains("hop_latency_delta: {nvlink: -1.2us, pci: 0s, net: 3us}"));
     CHECK_THAT(text, Catch::Contains("  - {from: 64K, to: 64M, factor: 0.9}"));
+    CHECK_THAT(text, Catch::Contains("\nlaunch_per_gpu: 6.5us\n"));
     const Calibration r = parse_calibration(text, "round-trip");
     CHECK(r.nccl_version == c.nccl_version);
     CHECK(r.fitted_from == c.fitted_from);
     CHECK(r.bandwidth_efficiency == c.bandwidth_efficiency);
     CHECK(r.hop_latency_delta == c.hop_latency_delta);
     CHECK(r.base_latency == c.base_latency);
+    CHECK(r.launch_per_gpu == 6500_ns);
     REQUIRE(r.size_corrections.size() == 2);
     CHECK(r.size_corrections[1].from == Bytes(65536));
     CHECK(r.size_corrections[1].to == Bytes(64 << 20));
@@ -75,6 +78,8 @@ TEST_CASE("bad calibration profiles name the field, the line and what was expect
                   "p.yaml:2:26: profile.hop_latency_delta.pci: expected a unit after the number"},
              Case{kHead + "hop_latency_delta: {net: -2ms}\n",
                   "p.yaml:2:26: profile.hop_latency_delta.net: expected a time between -1ms and 1ms, found '-2ms'"},
+             Case{kHead + "launch_per_gpu: 2ms\n", "p.yaml:2:17: profile.launch_per_gpu: expected at most 1ms, found '2ms'"},
+             Case{kHead + "launch_per_gpu: fast\n", "p.yaml:2:17: profile.launch_per_gpu: expected a time with a unit"},
              Case{kHead + "base_latency:\n  - {family: spiral, proto: ll, latency: 5us}\n",
                   "p.yaml:3:14: profile.base_latency[0].family: expected one of tree, ring"},
              Case{kHead + "base_latency:\n  - {family: ring, proto: fast, latency: 5us}\n",

@@ -41,6 +41,27 @@ TEST_CASE("a manifest lists runs with their topology, class and forced protocol"
     CHECK_THAT(data[2].topology_path, Catch::EndsWith("tests/data/validate/manifests/../two-gpus.yaml"));
     CHECK(data[0].disabled.empty());
     CHECK(data[3].disabled == std::vector<std::string>{"nvls"});
+    CHECK(data[0].gpus_per_thread == 8);  // the log's 'nGpus 8'
+    CHECK(data[2].gpus_per_thread == 2);
+}
+
+TEST_CASE("a run whose thread drove several GPUs is no faster than its launches") {
+    // new-layout-allreduce.log: one thread launches each collective on 8 H100s in turn.
+    TopologyCache machines;
+    auto data = load_datasets(manifest("good.yaml"), machines);
+    auto& machine = machines.get(data[0].topology_path);
+    const DatasetPrediction p = predict_dataset(data[0], machine, Calibration{});
+    REQUIRE(p.rows.size() == 7);
+    CHECK(p.rows[0].device_us < 8 * 4.2);  // 8 B: the GPUs alone would be faster
+    CHECK(p.rows[0].error.predicted_us == Approx(8 * 4.2));
+    CHECK(p.rows[6].error.predicted_us == p.rows[6].device_us);  // 256 MiB: the GPUs bound it
+    Calibration slow;
+    slow.launch_per_gpu = Time::from_ps(10'000'000);
+    CHECK(predict_dataset(data[0], machine, slow).rows[0].error.predicted_us == Approx(80));
+    // One GPU per thread (a process per GPU): the floor is a single launch.
+    data[0].gpus_per_thread = 1;
+    const DatasetPrediction own = predict_dataset(data[0], machine, Calibration{});
+    CHECK(own.rows[0].error.predicted_us == own.rows[0].device_us);
 }
 
 TEST_CASE("a run that turned an algorithm off is predicted without it") {
@@ -73,7 +94,7 @@ TEST_CASE("bad manifests and runs that do not fit their machine are rejected") {
     for (const Case& c : {
              Case{"not-a-map.yaml", "not-a-map.yaml:1:1: manifest: expected a mapping of fields, found a list"},
              Case{"unknown-key.yaml", "unknown-key.yaml:2:37: manifest.datasets[0].colour: expected one of the keys "
-                                      "file, topology, class, algo, proto, ranks, disable, enable"},
+                                      "file, topology, class, algo, proto, ranks, gpus_per_thread, disable, enable"},
              Case{"bad-disable.yaml", "bad-disable.yaml:2:118: manifest.datasets[0].disable[1]: expected one of ring, tree, "
                                       "rhd, nvls, nvls_tree, hierarchical, collnet, sendrecv, alltoall, alltoall_pairwise, "
                                       "found 'warp'"},
@@ -84,6 +105,11 @@ TEST_CASE("bad manifests and runs that do not fit their machine are rejected") {
              Case{"bad-proto.yaml", "manifest.datasets[0].proto: expected one of ll, ll128, simple or auto, found "
                                     "'fast'"},
              Case{"zero-ranks.yaml", "manifest.datasets[0].ranks: expected a rank count of 1 or more, found 0"},
+             Case{"zero-gpus-per-thread.yaml", "manifest.datasets[0].gpus_per_thread: expected 1 or more GPUs per "
+                                               "thread, found 0"},
+             Case{"gpus-per-thread-disagree.yaml", "gpus-per-thread-disagree.yaml:2:5: gpus_per_thread: expected -g 8, "
+                                                   "as "},
+             Case{"gpus-per-thread-disagree.yaml", "new-layout-allreduce.log says, found 2"},
              Case{"ranks-disagree.yaml", "ranks-disagree.yaml:2:5: ranks: expected the 8 ranks that"},
              Case{"ranks-vs-topology.yaml", "new-layout-allreduce.log: ranks: expected as many ranks as topology "
                                             "'two-gpus'"},

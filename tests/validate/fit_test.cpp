@@ -78,8 +78,10 @@ TEST_CASE("error statistics: quantiles, geometric mean and the two size ranges")
 
 namespace {
 
-// A run "measured" by the model itself under a known calibration.
-Dataset synthetic_run(const std::string& topology, TopologyCache& machines, const Calibration& truth) {
+// A run "measured" by the model itself under a known calibration, each of
+// its threads launching on `gpus_per_thread` GPUs.
+Dataset synthetic_run(const std::string& topology, TopologyCache& machines, const Calibration& truth,
+                      int gpus_per_thread = 1) {
     Dataset d;
     d.name = topology;
     d.path = topology;
@@ -87,6 +89,7 @@ Dataset synthetic_run(const std::string& topology, TopologyCache& machines, cons
     d.op = CollOp::allreduce;
     d.algo = "ring";
     d.proto = "simple";
+    d.gpus_per_thread = gpus_per_thread;
     auto& m = machines.get(d.topology_path);
     d.ranks = static_cast<int>(m.topo.gpus().size());
     PredictRequest req;
@@ -97,7 +100,8 @@ Dataset synthetic_run(const std::string& topology, TopologyCache& machines, cons
         req.bytes = Bytes(size);
         MeasuredRow row;
         row.size = Bytes(size);
-        row.result[0].time_us = predict_collective(m.topo, m.routes, req, truth).time.us();
+        row.result[0].time_us =
+            with_launch_floor(predict_collective(m.topo, m.routes, req, truth).time, gpus_per_thread, truth).us();
         d.measurement.rows.push_back(row);
     }
     return d;
@@ -170,4 +174,24 @@ TEST_CASE("a run of bandwidth-bound rows only leaves the latencies where they st
     Dataset all = synthetic_run("topologies/dgx-h100.yaml", machines, truth);
     const FitResult full = fit_calibration({&all}, machines, Calibration{});
     CHECK(full.calibration.base_latency.at({NcclFamily::ring, ProtoKind::simple}) > start + 10_us);
+}
+
+TEST_CASE("calibrate fits the GPUs' latencies around the launch floor of a run's -g") {
+    // One thread drove all 8 GPUs: the small rows all measure 8 launches of
+    // 12 us, whatever the ring's own latency. Only the rows above the floor
+    // tell the launch latency; read as the ring's, the floor would raise it
+    // to ~96 us and every other size would be predicted far too slow.
+    Calibration truth;
+    truth.launch_per_gpu = Time::from_ps(12'000'000);
+    truth.base_latency[{NcclFamily::ring, ProtoKind::simple}] = 15_us;
+    TopologyCache machines;
+    const Dataset eight = synthetic_run("topologies/dgx-h100.yaml", machines, truth, 8);
+    REQUIRE(*eight.measurement.rows[0].result[0].time_us == Approx(96));
+    Calibration start;
+    start.launch_per_gpu = truth.launch_per_gpu;  // the host, known
+    const FitResult fit = fit_calibration({&eight}, machines, start);
+    CHECK(*fit.after.median_pct < 0.5);
+    CHECK(fit.calibration.launch_per_gpu == truth.launch_per_gpu);
+    const double base = fit.calibration.base_latency.at({NcclFamily::ring, ProtoKind::simple}).us();
+    CHECK(base == Approx(15).margin(2));
 }

@@ -4,6 +4,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/validate/measurement.hpp"
+#include "sim/validate/text_fields.hpp"
 #include "tests/support/run_cli.hpp"
 
 using namespace collsim;
@@ -72,6 +73,7 @@ TEST_CASE("the new layout: version line, test name, root and #wrong columns, NCC
     CHECK(m.test_name == "all_reduce_perf");
     CHECK(m.ranks == 8);
     CHECK(m.nccl_version == "2.29.3");  // the "NCCL version" line, agreeing with nccl-library=22903
+    CHECK(m.gpus_per_thread == 8);      // '# nThread 1 nGpus 8'
     REQUIRE(m.rows.size() == 8);
     CHECK(*m.rows[7].result[1].time_us == Approx(2644.45));
     CHECK_NOTHROW(check_measurement(m, CollOp::allreduce, 8));
@@ -88,6 +90,7 @@ TEST_CASE("the harness's output: nccl-tests layout with an unmeasured in-place g
     CHECK(m.op == CollOp::alltoall);
     CHECK(m.ranks == 4);
     CHECK(m.nccl_version == "2.28.9");
+    CHECK(m.gpus_per_thread == 1);  // a process per GPU
     REQUIRE(m.rows.size() == 3);
     CHECK(*m.rows[2].result[0].time_us == Approx(579.84));
     CHECK_FALSE(m.rows[2].result[1].time_us);
@@ -101,6 +104,7 @@ TEST_CASE("the CSV form: header fields, empty values, op and ranks from the head
     CHECK(m.test_name == "all_gather_perf");
     CHECK(m.ranks == 4);
     CHECK(m.nccl_version == "2.18.5");
+    CHECK(m.gpus_per_thread == 4);  // '-g 4' in the collective's command line
     REQUIRE(m.rows.size() == 4);
     CHECK(m.rows[0].line == 7);
     CHECK_FALSE(m.rows[2].result[1].time_us);
@@ -119,6 +123,15 @@ TEST_CASE("measured time: the mean of both placements, else derived from a preci
     const Measurement b = sample("sample-busbw-only.csv");
     CHECK_FALSE(measured_time_us(b.rows[0], CollOp::allreduce, 8));  // 0.07 GB/s: 7% rounding
     CHECK(*measured_time_us(b.rows[1], CollOp::allreduce, 8) == Approx(1048576 * 1.75 / 43.70 / 1e3));
+}
+
+TEST_CASE("GPUs per thread in command lines and run headers") {
+    using Mentions = std::vector<std::pair<int64_t, std::size_t>>;
+    CHECK(gpus_per_thread_mentions("all_reduce_perf -b 8 -g 8 (single process)") == Mentions{{8, 24}});
+    CHECK(gpus_per_thread_mentions("-g2") == Mentions{{2, 2}});
+    CHECK(gpus_per_thread_mentions("# nThread 1 nGpus 4 minBytes 0") == Mentions{{4, 18}});
+    // Not the flag: part of a word, or no number after it.
+    CHECK(gpus_per_thread_mentions("--gpus 8, bf-g 8, -gpu 2, -g x, -g 8x").empty());
 }
 
 TEST_CASE("ranks implied by busbw / algbw") {
@@ -163,6 +176,8 @@ TEST_CASE("broken logs are rejected with the line of the problem") {
              Case{"bad/csv-cut-row.csv", "csv-cut-row.csv:9:1: row: expected 10 fields like the header, found 5"},
              Case{"bad/csv-bad-number.csv", "csv-bad-number.csv:8:21: oop_time_us: expected a number"},
              Case{"bad/csv-empty-row.csv", "csv-empty-row.csv:9:26: row: expected at least one time or bandwidth"},
+             Case{"bad/csv-gpus-conflict.csv", "csv-gpus-conflict.csv:2:61: collective: expected one GPUs-per-thread "
+                                               "figure (-g 4 before), found -g 2"},
              Case{"bad/csv-unsupported.csv", "csv-unsupported.csv:2:1: collective: expected a collective collsim "
                                              "models"},
          }) {

@@ -46,6 +46,7 @@ TEST_CASE("validate --log reports one run's error with the stable JSON names") {
     CHECK(d["file"] == "new-layout-allreduce.log");
     CHECK(d["op"] == "allreduce");
     CHECK(d["ranks"] == 8);
+    CHECK(d["gpus_per_thread"] == 8);  // 'nGpus 8'
     CHECK(d["rows"] == 7);
     CHECK(d["latency_rows"] == 3);    // 8 B, 64 B, 1 KiB
     CHECK(d["bandwidth_rows"] == 2);  // 64 MiB, 256 MiB
@@ -116,12 +117,29 @@ TEST_CASE("validate exits 2 on bad options") {
                                              "turned off), found 'nvls'"},
              Case{"validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --disable nvls,warp",
                   "--disable: expected one of ring, tree, rhd, nvls, nvls_tree"},
+             Case{"validate --gpus-per-thread 8", "--gpus-per-thread: expected only with --log (datasets.yaml and the "
+                                                  "logs say it for each run), found '8'"},
+             Case{"validate --log " + kLogs + "sample.csv --topology tests/data/validate/two-gpus.yaml --gpus-per-thread 0",
+                  "--gpus-per-thread: expected 1 or more GPUs per thread, found '0'"},
+             Case{"calibrate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " -o /dev/null --gpus-per-thread 2",
+                  "gpus_per_thread: expected -g 8, as "},
          }) {
         INFO(c.args);
         auto r = run_cli(c.args);
         CHECK(r.exit_code == 2);
         CHECK_THAT(r.err, Catch::Contains(c.expect));
     }
+}
+
+TEST_CASE("validate --gpus-per-thread sets the launch floor of a log that does not say it") {
+    // sample-mpi.csv does not say how many GPUs each thread drove: one, unless told.
+    const std::string log = "validate --log " + kLogs + "sample-mpi.csv" + kDgx + " --format csv";
+    const auto own = run_cli(log), shared = run_cli(log + " --gpus-per-thread 8");
+    REQUIRE(own.exit_code == 0);
+    REQUIRE(shared.exit_code == 0);
+    // The 1 KiB row: the GPUs' own time, then 8 launches of 4.2 us.
+    CHECK_THAT(own.out, !Catch::Contains(",33.600,"));
+    CHECK_THAT(shared.out, Catch::Contains(",1024,21.450,33.600,"));
 }
 
 TEST_CASE("validate --disable keeps the tuner off what the run turned off") {
