@@ -67,9 +67,8 @@ int run_calibrate(const CalibrateOptions& o) {
     TopologyCache machines;
     std::vector<Dataset> data;
     for (const auto& log : o.logs) {
-        data.push_back(log_dataset(log, o.topology, machines, op, o.algo, o.proto, gpus_per_thread(o.gpus_per_thread)));
-        data.back().disabled = o.disable;
-        data.back().enabled = o.enable;
+        data.push_back(log_dataset(log, o.topology, machines,
+                                   {op, o.algo, o.proto, o.disable, o.enable, gpus_per_thread(o.gpus_per_thread)}));
     }
     std::vector<const Dataset*> refs;
     for (const auto& d : data) refs.push_back(&d);

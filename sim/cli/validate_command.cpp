@@ -80,9 +80,8 @@ int run_validate(const ValidateOptions& o) {
     TopologyCache machines;
     std::vector<Dataset> data;
     if (!o.log.empty()) {
-        data.push_back(log_dataset(o.log, o.topology, machines, op, o.algo, o.proto, gpus_per_thread(o.gpus_per_thread)));
-        data.back().disabled = o.disable;
-        data.back().enabled = o.enable;
+        data.push_back(log_dataset(o.log, o.topology, machines,
+                                   {op, o.algo, o.proto, o.disable, o.enable, gpus_per_thread(o.gpus_per_thread)}));
     }
     else data = load_datasets(o.data, machines);
     if (!o.log.empty()) {

@@ -15,6 +15,28 @@ namespace collsim {
 
 namespace {
 
+// What the run forced through NCCL_* settings the log records, merged with
+// what the manifest or the command line declares (which must agree).
+void follow_nccl_env(Dataset& d, const SourceLocation& declared_at) {
+    const NcclSelection env = nccl_selection(d.measurement.nccl_env);
+    auto choose = [&](std::string& declared, const std::string& logged, const char* field, const char* variable) {
+        if (logged == "auto") return;
+        if (declared != "auto" && declared != logged)
+            throw InputError(declared_at, field, fmt::format("{}, as {}'s {} says", logged, d.measurement.file, variable),
+                             declared);
+        declared = logged;
+    };
+    choose(d.algo, env.algo, "algo", "NCCL_ALGO");
+    choose(d.proto, env.proto, "proto", "NCCL_PROTO");
+    for (const auto& n : env.disabled)
+        if (std::find(d.disabled.begin(), d.disabled.end(), n) == d.disabled.end()) d.disabled.push_back(n);
+    for (const auto& n : env.enabled)
+        if (std::find(d.enabled.begin(), d.enabled.end(), n) == d.enabled.end()) d.enabled.push_back(n);
+    for (const auto& n : d.enabled)
+        if (std::find(d.disabled.begin(), d.disabled.end(), n) != d.disabled.end())
+            throw InputError(declared_at, "enable", fmt::format("an algorithm the run did not also turn off ({} NCCL settings)", d.measurement.file), n);
+}
+
 // Fixes the collective and the rank count of a run and checks them against
 // the log's own figures and the topology's GPUs.
 void settle(Dataset& d, const Topology& topo, std::optional<CollOp> op, std::optional<int> declared_ranks,
@@ -44,6 +66,7 @@ void settle(Dataset& d, const Topology& topo, std::optional<CollOp> op, std::opt
         throw InputError(declared_at, "gpus_per_thread", fmt::format("-g {}, as {} says", *m.gpus_per_thread, m.file),
                          std::to_string(*declared_gpus_per_thread));
     d.gpus_per_thread = declared_gpus_per_thread.value_or(m.gpus_per_thread.value_or(1));
+    follow_nccl_env(d, declared_at);
     if (d.gpus_per_thread > d.ranks)
         throw InputError(declared_gpus_per_thread ? declared_at : log_at, "gpus_per_thread",
                          fmt::format("at most the run's {} ranks", d.ranks), std::to_string(d.gpus_per_thread));
@@ -135,16 +158,17 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
 }
 
 Dataset log_dataset(const std::string& log, const std::string& topology, TopologyCache& topologies,
-                    std::optional<CollOp> op, const std::string& algo, const std::string& proto,
-                    std::optional<int> gpus_per_thread) {
+                    const LogDeclaration& declared) {
     Dataset d;
-    d.algo = algo;
-    d.proto = proto;
+    d.algo = declared.algo;
+    d.proto = declared.proto;
+    d.disabled = declared.disabled;
+    d.enabled = declared.enabled;
     d.name = std::filesystem::path(log).filename().string();
     d.path = log;
     d.topology_path = topology;
     d.measurement = read_measurement(log);
-    settle(d, topologies.get(topology).topo, op, std::nullopt, gpus_per_thread, SourceLocation{});
+    settle(d, topologies.get(topology).topo, declared.op, std::nullopt, declared.gpus_per_thread, SourceLocation{});
     return d;
 }
 

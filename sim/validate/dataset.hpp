@@ -9,6 +9,9 @@
 //     - file: dgxa100-40g-8gpu-allreduce-sb01.csv
 //       topology: topologies/hgx-a100-40g-8gpu.yaml
 //       class: a100-sxm4
+// algo, proto, disable and enable add to what the log itself records of
+// NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE and NCCL_COLLNET_ENABLE (and must
+// agree with it):
 //       algo: auto          # optional: ring, tree, ... as NCCL_ALGO forced it
 //       proto: auto         # optional: ll, ll128, simple as NCCL_PROTO forced it
 //       disable: [nvls]     # optional: algorithms the run turned off (NCCL_NVLS_ENABLE=0,
@@ -46,13 +49,21 @@ struct Dataset {
 // or InputError (a run or topology).
 std::vector<Dataset> load_datasets(const std::string& manifest, TopologyCache& topologies);
 
-// One log checked against one topology, as `validate --log` and `calibrate`
-// take them. `op` overrides the collective the log names; `algo` and
-// `proto` say what the run forced with NCCL_ALGO / NCCL_PROTO;
-// `gpus_per_thread` is -g where the log does not say it (an error where it
-// says otherwise).
+// What the command line says of a log (validate --log, calibrate): `op`
+// overrides the collective the log names; `algo`, `proto`, `disabled` and
+// `enabled` say what the run forced (NCCL_ALGO, NCCL_PROTO,
+// NCCL_NVLS_ENABLE=0, NCCL_COLLNET_ENABLE=1) beyond the NCCL settings the
+// log records; `gpus_per_thread` is -g where the log does not say it. Where
+// the log says otherwise, it is an error.
+struct LogDeclaration {
+    std::optional<CollOp> op;
+    std::string algo = "auto", proto = "auto";
+    std::vector<std::string> disabled, enabled;
+    std::optional<int> gpus_per_thread;
+};
+
+// One log checked against one topology.
 Dataset log_dataset(const std::string& log, const std::string& topology, TopologyCache& topologies,
-                    std::optional<CollOp> op = std::nullopt, const std::string& algo = "auto",
-                    const std::string& proto = "auto", std::optional<int> gpus_per_thread = std::nullopt);
+                    const LogDeclaration& declared = {});
 
 }  // namespace collsim

@@ -13,6 +13,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 #include "sim/exec/collective.hpp"
+#include "sim/validate/nccl_env.hpp"
 
 namespace collsim {
 
@@ -44,6 +45,9 @@ struct Measurement {
     // bounds how fast small collectives can follow each other. nullopt where
     // the log does not say.
     std::optional<int> gpus_per_thread{};
+    // NCCL_* settings the log records (the CSV's '# env:' line, NCCL's 'set
+    // by environment' lines), in the order it states them.
+    std::vector<NcclSetting> nccl_env{};
 };
 
 // Reads either form, telling them apart by content. Throws InputError.

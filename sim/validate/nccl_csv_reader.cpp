@@ -27,7 +27,7 @@ Measurement parse_nccl_csv(const std::string& text, const std::string& name) {
     Measurement m;
     m.file = name;
     const auto lines = split_lines(text);
-    int header_line = 0, collective_line = 0;
+    int header_line = 0, collective_line = 0, env_line = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const int n = static_cast<int>(i) + 1;
         const std::string_view s = trim(lines[i]);
@@ -38,6 +38,7 @@ Measurement parse_nccl_csv(const std::string& text, const std::string& name) {
                 const std::string key(trim(s.substr(1, colon - 1)));
                 m.header.emplace_back(key, std::string(trim(s.substr(colon + 1))));
                 if (key == "collective") collective_line = n;
+                if (key == "env") env_line = n;
             }
             continue;
         }
@@ -108,6 +109,11 @@ Measurement parse_nccl_csv(const std::string& text, const std::string& name) {
         m.test_name = name.substr(slash == std::string::npos ? 0 : slash + 1);
         m.op = coll_op_named_in(m.test_name, SourceLocation{name, 0, 0});
         if (!m.op) m.test_name.clear();
+    }
+    if (env_line > 0) {
+        const std::string_view raw = lines[static_cast<std::size_t>(env_line - 1)];
+        const std::size_t value = raw.find(':') + 1;
+        m.nccl_env = nccl_settings_in(raw.substr(value), name, env_line, static_cast<int>(value) + 1);
     }
     // "2.18.5 (from the page's system table)" but not "not printed; ... => 2.29.3":
     // only a version the source printed is a record of what ran.

@@ -85,7 +85,7 @@ private:
         if (s.empty()) return;
         const auto words = split_words(raw);  // columns count from the raw line's start
         if (s.front() == '#') return comment(s, words, n);
-        if (is_nccl_log_line(words)) return;
+        if (is_nccl_log_line(words)) return nccl_line(words, n);
         if (starts_with(s, "NCCL version ")) {
             m_.nccl_version = find_version(s);
             return;
@@ -97,6 +97,17 @@ private:
                                                 : "a table row, a '#' line or an NCCL log line",
                              "'" + std::string(s.substr(0, 60)) + "'");
         row(words, n);
+    }
+
+    // "host:pid:tid [0] NCCL INFO NCCL_ALGO set by environment to Ring": what the run forced.
+    void nccl_line(const std::vector<Word>& words, int n) {
+        if (words.size() != 10 || words[3].text != "INFO" || words[5].text != "set" || words[7].text != "environment" ||
+            words[8].text != "to" || words[4].text.substr(0, 5) != "NCCL_")
+            return;
+        for (const auto& s : m_.nccl_env)
+            if (s.name == words[4].text) return;  // every rank's process prints it: the first says it
+        m_.nccl_env.push_back(
+            NcclSetting{std::string(words[4].text), std::string(words[9].text), at(n, words[4].column)});
     }
 
     void comment(std::string_view s, const std::vector<Word>& words, int n) {

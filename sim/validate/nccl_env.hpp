@@ -1,0 +1,35 @@
+#pragma once
+// The NCCL_* settings a measured run records, and what they mean for
+// predicting it: NCCL_ALGO and NCCL_PROTO force or exclude algorithms and
+// protocols, NCCL_NVLS_ENABLE=0 turns NVLS off, NCCL_COLLNET_ENABLE=1 turns
+// CollNet on. The CSV form states them on its '# env:' line, NCCL's own log
+// ('NCCL INFO NCCL_ALGO set by environment to Ring') in raw nccl-tests output.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/error.hpp"
+
+namespace collsim {
+
+struct NcclSetting {
+    std::string name, value;  // "NCCL_ALGO", "Ring"
+    SourceLocation at;        // where the log states it
+};
+
+// Every NAME=VALUE with a NAME starting "NCCL_" in a text, each at its
+// column (1-based) on `line`. A value ending in ',' ("NCCL_ALGO=Tree, Ring
+// in turn") is prose about several runs, not a setting, and is skipped.
+std::vector<NcclSetting> nccl_settings_in(std::string_view text, const std::string& file, int line, int first_column);
+
+// What the settings ask of the prediction, in collsim's names.
+struct NcclSelection {
+    std::string algo = "auto", proto = "auto";
+    std::vector<std::string> disabled, enabled;
+};
+
+// Throws InputError (at the setting) for values NCCL would not take or that
+// collsim cannot follow: an algorithm it does not model, a list of protocols.
+NcclSelection nccl_selection(const std::vector<NcclSetting>& settings);
+
+}  // namespace collsim

@@ -1,0 +1,96 @@
+#include <catch2/catch.hpp>
+
+#include "sim/core/error.hpp"
+#include "sim/validate/dataset.hpp"
+#include "sim/validate/measurement.hpp"
+#include "sim/validate/nccl_env.hpp"
+#include "tests/support/run_cli.hpp"
+
+using namespace collsim;
+using collsim::test::source_path;
+
+namespace {
+
+NcclSelection select(const std::string& text) { return nccl_selection(nccl_settings_in(text, "f", 4, 1)); }
+
+std::string select_error(const std::string& text) {
+    try {
+        select(text);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+const std::string kLogs = "tests/data/nccl-logs/";
+
+}  // namespace
+
+TEST_CASE("NCCL settings in an env line: NAME=VALUE, not prose about several runs") {
+    const auto s = nccl_settings_in("NCCL_ALGO=ring; NCCL_DEBUG=WARN NCCL_PROTO=^LL128", "f.csv", 4, 8);
+    REQUIRE(s.size() == 3);
+    CHECK(s[0].name == "NCCL_ALGO");
+    CHECK(s[0].value == "ring");
+    CHECK(s[0].at.line == 4);
+    CHECK(s[0].at.column == 8);
+    CHECK(s[1].value == "WARN");
+    CHECK(s[2].value == "^LL128");
+    CHECK(s[2].at.column == 8 + 32);
+    // A list cut by a space, a name inside another word, no value, no '=': not settings.
+    CHECK(nccl_settings_in("runs NCCL_ALGO=Tree, Ring, NVLS in turn", "f", 1, 1).empty());
+    CHECK(nccl_settings_in("XNCCL_ALGO=ring NCCL_ALGO= no NCCL_ALGO/PROTO", "f", 1, 1).empty());
+}
+
+TEST_CASE("what NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE and NCCL_COLLNET_ENABLE ask of the prediction") {
+    CHECK(select("NCCL_ALGO=Ring").algo == "ring");
+    CHECK(select("NCCL_ALGO=NVLSTree").algo == "nvls_tree");
+    CHECK(select("NCCL_ALGO=COLLNETDIRECT").algo == "collnet");
+    CHECK(select("NCCL_PROTO=LL128").proto == "ll128");
+    CHECK(select("NCCL_ALGO=^NVLS,NVLSTree").disabled == std::vector<std::string>{"nvls", "nvls_tree"});
+    // Several allowed: everything else is off and the tuner chooses between them.
+    const auto two = select("NCCL_ALGO=Ring,Tree");
+    CHECK(two.algo == "auto");
+    CHECK(two.disabled == std::vector<std::string>{"collnet", "nvls", "nvls_tree"});
+    CHECK(select("NCCL_NVLS_ENABLE=0").disabled == std::vector<std::string>{"nvls", "nvls_tree"});
+    CHECK(select("NCCL_NVLS_ENABLE=1").disabled.empty());
+    CHECK(select("NCCL_COLLNET_ENABLE=1").enabled == std::vector<std::string>{"collnet"});
+    CHECK(select("NCCL_IB_HCA=mlx5_0 NCCL_DEBUG=INFO").algo == "auto");
+    CHECK_THAT(select_error("NCCL_ALGO=Spiral"), Catch::Contains("f:4:1: NCCL_ALGO: expected NCCL algorithms"));
+    CHECK_THAT(select_error("NCCL_ALGO=PAT"), Catch::Contains("expected an algorithm collsim models"));
+    CHECK_THAT(select_error("NCCL_PROTO=^LL128"),
+               Catch::Contains("NCCL_PROTO: expected one protocol (LL, LL128 or Simple): collsim forces one or none, "
+                               "found '^LL128'"));
+}
+
+TEST_CASE("a log's NCCL settings set what its prediction forces") {
+    const Measurement csv = read_measurement(source_path(kLogs + "sample-env.csv"));
+    REQUIRE(csv.nccl_env.size() == 3);  // NVLS_ENABLE, ALGO, DEBUG; not the prose list
+    CHECK(csv.nccl_env[1].at.line == 4);
+    CHECK(csv.nccl_env[1].at.column == 27);
+    const Measurement log = read_measurement(source_path(kLogs + "forced-ring-simple.log"));
+    REQUIRE(log.nccl_env.size() == 2);  // each rank prints NCCL_PROTO; the first is kept
+    CHECK(log.nccl_env[0].value == "Simple");
+    CHECK(log.nccl_env[1].name == "NCCL_ALGO");
+
+    TopologyCache machines;
+    const Dataset d = log_dataset(source_path(kLogs + "sample-env.csv"), source_path("topologies/dgx-h100.yaml"), machines);
+    CHECK(d.algo == "tree");
+    CHECK(d.disabled == std::vector<std::string>{"nvls", "nvls_tree"});
+    const Dataset b = log_dataset(source_path(kLogs + "forced-ring-simple.log"),
+                                  source_path("tests/data/validate/two-gpus.yaml"), machines);
+    CHECK(b.algo == "ring");
+    CHECK(b.proto == "simple");
+}
+
+TEST_CASE("a declaration that contradicts the log's NCCL settings is rejected") {
+    auto r = collsim::test::run_cli("validate --log " + kLogs + "sample-env.csv --topology topologies/dgx-h100.yaml --algo ring");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("algo: expected tree, as "));
+    CHECK_THAT(r.err, Catch::Contains("sample-env.csv's NCCL_ALGO says, found ring"));
+    auto e = collsim::test::run_cli("validate --log " + kLogs + "sample-env.csv --topology topologies/dgx-h100.yaml --enable nvls");
+    CHECK(e.exit_code == 2);
+    auto ok = collsim::test::run_cli("validate --log " + kLogs + "sample-env.csv --topology topologies/dgx-h100.yaml --algo tree "
+                                     "--format csv");
+    CHECK(ok.exit_code == 0);
+    CHECK_THAT(ok.out, Catch::Contains(",tree,"));
+}
