@@ -36,7 +36,7 @@ Estimate CostModel::send(DeviceId a, DeviceId b, Bytes payload, int sharing, int
     if (!p.channels.empty() && payload.count() > 0) {
         int64_t bottleneck = INT64_MAX;
         for (ChannelId c : p.channels) bottleneck = std::min(bottleneck, capacity(c).bps());
-        const int64_t rate = std::min(bottleneck / sharing, ceiling(a, 1));
+        const int64_t rate = std::min(bottleneck / sharing, ceiling(a, sharing));
         e.bandwidth = transfer_time(wire_bytes(payload, proto_, via_switch(a, b)), Bandwidth::bytes_per_s(rate));
     }
     return e;

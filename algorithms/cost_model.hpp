@@ -65,7 +65,8 @@ public:
     Estimate launch() const { return Estimate{proto_.base_latency, Time{}}; }
 
     // One send of `payload` from device a to b over route `channel` while
-    // `sharing` equal flows divide the route's bottleneck.
+    // `sharing` equal flows (a's channels) divide the route's bottleneck and
+    // a's protocol ceiling.
     Estimate send(DeviceId a, DeviceId b, Bytes payload, int sharing = 1, int channel = 0, bool hop_latency = true);
     // Rank a sends `payload` to rank b on each of `channels` channels at once
     // (channel c between the GPUs that play a and b on it, over route c):

@@ -59,16 +59,27 @@ int run_validate(const ValidateOptions& o) {
         bad_option("--format", "one of table, json, csv", o.format);
     if (!o.log.empty() && o.topology.empty()) bad_option("--topology", "a topology file to go with --log", "nothing");
     if (o.log.empty() && !o.topology.empty()) bad_option("--log", "a log to go with --topology", "nothing");
-    if (!o.op.empty() && o.log.empty()) bad_option("--op", "only with --log", o.op);
-    if (o.gpus_per_thread != -1 && o.log.empty())
-        bad_option("--gpus-per-thread", "only with --log (datasets.yaml and the logs say it for each run)",
-                   std::to_string(o.gpus_per_thread));
-    if ((o.algo != "auto" || o.proto != "auto") && o.log.empty())
-        bad_option("--algo/--proto", "only with --log (datasets.yaml says what each run forced)", o.algo + "/" + o.proto);
-    if (!o.disable.empty() && o.log.empty())
-        bad_option("--disable", "only with --log (datasets.yaml says what each run turned off)", o.disable.front());
-    if (!o.enable.empty() && o.log.empty())
-        bad_option("--enable", "only with --log (datasets.yaml says what each run turned on)", o.enable.front());
+    // What one run forced or how it ran: datasets.yaml and the logs say it for each run of --data.
+    if (o.log.empty()) {
+        struct LogOnly {
+            bool given;
+            const char* option;
+            const char* why;
+            std::string found;
+        };
+        for (const LogOnly& x : {
+                 LogOnly{!o.op.empty(), "--op", "", o.op},
+                 LogOnly{o.gpus_per_thread != -1, "--gpus-per-thread", " (datasets.yaml and the logs say it for each run)",
+                         std::to_string(o.gpus_per_thread)},
+                 LogOnly{o.algo != "auto" || o.proto != "auto", "--algo/--proto",
+                         " (datasets.yaml says what each run forced)", o.algo + "/" + o.proto},
+                 LogOnly{!o.disable.empty(), "--disable", " (datasets.yaml says what each run turned off)",
+                         o.disable.empty() ? "" : o.disable.front()},
+                 LogOnly{!o.enable.empty(), "--enable", " (datasets.yaml says what each run turned on)",
+                         o.enable.empty() ? "" : o.enable.front()},
+             })
+            if (x.given) bad_option(x.option, std::string("only with --log") + x.why, x.found);
+    }
     check_algorithm_switches(o.disable, o.enable);
     std::optional<CollOp> op;
     if (!o.op.empty() && !(op = coll_op_from(o.op))) bad_option("--op", std::string(coll_op_choices()), o.op);
