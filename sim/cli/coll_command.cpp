@@ -58,6 +58,7 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     c->add_option("--sizes", o.sizes, "MIN:MAX (x2 steps) or a list 8,1K,1M")->capture_default_str();
     c->add_option("--dtype", o.dtype, "element type")->capture_default_str();
     c->add_option("--channels,-c", o.channels, "channels (rings); default: chosen from the topology");
+    add_gpus_per_thread_option(c, o.gpus_per_thread);
     c->add_option("--model", o.model, "flow (simulate the network) or analytical (closed form)")->capture_default_str();
     c->add_flag("--explain", o.explain, "per size: flow and closed-form times, their terms, and why they differ");
     c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
@@ -112,6 +113,7 @@ int run_coll(const CollOptions& o) {
     if (!o.faults.empty()) req.setup = link_fault_setup(load_fault_plan(o.faults, topo));
     req.timeout = parse_timeout(o.timeout);
     bool hung = false;
+    const std::optional<int> per_thread = gpus_per_thread(o.gpus_per_thread);
 
     CollReport report{std::string(to_string(*op)), file ? "msccl" : o.algo, o.proto, topo.name(), o.topology, n, {},
                       o.model, {}};
@@ -122,7 +124,9 @@ int run_coll(const CollOptions& o) {
         if (in_blocks(*op)) count = count / n * n;
         req.bytes = Bytes(count * dtype->size);
         const Prediction p = predict_collective(topo, routes, req, calibration);
-        CollRow row = make_row(req.bytes, count, std::string(dtype->name), p.time, busbw_factor(*op, n));
+        // As nccl-tests -g N would time it: no faster than one thread's N launches.
+        const Time measured = per_thread ? with_launch_floor(p.time, *per_thread, calibration) : p.time;
+        CollRow row = make_row(req.bytes, count, std::string(dtype->name), measured, busbw_factor(*op, n));
         row.algo = p.algo;
         row.proto = std::string(to_string(p.proto));
         row.channels = p.channels;

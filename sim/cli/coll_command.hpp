@@ -24,6 +24,7 @@ struct CollOptions {
     int ranks = 0;     // 0: every GPU of the topology
     int root = -1;     // -1: not given (0 for Broadcast and Reduce)
     int channels = 0;  // 0: one per distinct first-hop link between ring neighbours
+    int gpus_per_thread = -1;  // nccl-tests' -g: its launches bound the time; -1: not given, no bound
     bool explain = false;
     uint64_t seed = 0;
     std::string faults;   // fault scenario YAML

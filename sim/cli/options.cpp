@@ -59,7 +59,8 @@ void check_algorithm_switches(const std::vector<std::string>& disabled, const st
 
 void add_gpus_per_thread_option(CLI::App* c, int& gpus_per_thread) {
     c->add_option("--gpus-per-thread", gpus_per_thread,
-                  "GPUs each nccl-tests thread drove (its -g), where the log does not say; default: as the log says, else 1");
+                  "GPUs each nccl-tests thread drives (its -g): times are no shorter than that many launches; "
+                  "validate and calibrate: where the log does not say it");
 }
 
 std::optional<int> gpus_per_thread(int option) {

@@ -27,8 +27,8 @@ void add_algorithm_switches(CLI::App* c, std::vector<std::string>& disable, std:
 // that NCCL leaves off by default, and none also in --disable.
 void check_algorithm_switches(const std::vector<std::string>& disable, const std::vector<std::string>& enable);
 
-// --gpus-per-thread for validate and calibrate: nccl-tests' -g, for logs
-// that do not say it. gpus_per_thread(): nullopt for -1 (not given), else the
+// --gpus-per-thread: nccl-tests' -g, for coll's table, and for validate's and
+// calibrate's logs that do not say it. gpus_per_thread(): nullopt for -1 (not given), else the
 // count, checked to be 1 or more.
 void add_gpus_per_thread_option(CLI::App* c, int& gpus_per_thread);
 std::optional<int> gpus_per_thread(int option);

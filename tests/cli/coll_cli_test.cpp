@@ -145,3 +145,18 @@ TEST_CASE("a broken topology file exits 2 with file, line, column and field") {
         CHECK_THAT(r.err, Catch::Contains(c.expect));
     }
 }
+
+TEST_CASE("coll --gpus-per-thread times small collectives as one thread's launches bound them") {
+    // nccl-tests -g 8: one thread launches on all 8 GPUs, 4.2 us each; 1 GiB is bound by the GPUs.
+    const auto own = run_cli(kDgx + "--sizes 8,1G --format json");
+    const auto shared = run_cli(kDgx + "--sizes 8,1G --format json --gpus-per-thread 8");
+    REQUIRE(own.exit_code == 0);
+    REQUIRE(shared.exit_code == 0);
+    const auto a = nlohmann::json::parse(own.out)["rows"], b = nlohmann::json::parse(shared.out)["rows"];
+    CHECK(a[0]["time_us"].get<double>() < 33.6);
+    CHECK(b[0]["time_us"].get<double>() == Approx(33.6));
+    CHECK(b[1]["time_us"] == a[1]["time_us"]);
+    const auto bad = run_cli(kDgx + "--gpus-per-thread 0");
+    CHECK(bad.exit_code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("--gpus-per-thread: expected 1 or more GPUs per thread, found '0'"));
+}
