@@ -50,16 +50,16 @@ std::string render_validation_table(const ValidationResult& v, const std::string
     std::string out = fmt::format("# collsim validate: {} datasets from {}, calibration: {}{}\n", v.datasets.size(),
                                   source, v.calibration, v.cross ? ", cross-validated within machine classes" : "");
     out += "# absolute percentage error of time: latency-bound rows < 64 KiB, bandwidth-bound rows >= 64 MiB\n#\n";
-    out += fmt::format("# {:<56} {:>13} {:>5} {:>4} {:>9} {:>12} {:>7} {:>7} {:>7} {:>7} {:>7}", "dataset", "op",
-                       "ranks", "rows", "algo", "proto", "lat-med", "lat-p90", "bw-med", "bw-p90", "geomean");
+    out += fmt::format("# {:<56} {:>13} {:>5} {:>3} {:>4} {:>9} {:>12} {:>7} {:>7} {:>7} {:>7} {:>7}", "dataset", "op",
+                       "ranks", "-g", "rows", "algo", "proto", "lat-med", "lat-p90", "bw-med", "bw-p90", "geomean");
     if (v.cross) out += fmt::format(" {:>7} {:>7} {:>7} {:>7}", "fit-lat", "fit-bw", "x-lat", "x-bw");
     out += "\n";
     for (const auto& r : v.datasets) {
         if (!r.not_covered.empty()) continue;
         const Dataset& d = *r.dataset;
         const ErrorSummary& s = r.errors;
-        out += fmt::format("  {:<56} {:>13} {:>5} {:>4} {:>9} {:>12} {:>7} {:>7} {:>7} {:>7} {:>7}", d.name,
-                           to_string(d.op), d.ranks, s.rows, r.prediction.algos(), r.prediction.protos(),
+        out += fmt::format("  {:<56} {:>13} {:>5} {:>3} {:>4} {:>9} {:>12} {:>7} {:>7} {:>7} {:>7} {:>7}", d.name,
+                           to_string(d.op), d.ranks, d.gpus_per_thread, s.rows, r.prediction.algos(), r.prediction.protos(),
                            pct(s.median_latency_pct), pct(s.p90_latency_pct), pct(s.median_bandwidth_pct),
                            pct(s.p90_bandwidth_pct), pct(s.geomean_pct));
         if (v.cross) {
