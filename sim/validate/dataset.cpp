@@ -34,7 +34,10 @@ void follow_nccl_env(Dataset& d, const SourceLocation& declared_at) {
         if (std::find(d.enabled.begin(), d.enabled.end(), n) == d.enabled.end()) d.enabled.push_back(n);
     for (const auto& n : d.enabled)
         if (std::find(d.disabled.begin(), d.disabled.end(), n) != d.disabled.end())
-            throw InputError(declared_at, "enable", fmt::format("an algorithm the run did not also turn off ({} NCCL settings)", d.measurement.file), n);
+            throw InputError(declared_at, "enable",
+                             fmt::format("an algorithm the run did not also turn off ({}'s NCCL settings)",
+                                         d.measurement.file),
+                             n);
 }
 
 // Fixes the collective and the rank count of a run and checks them against
