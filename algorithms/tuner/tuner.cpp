@@ -1,5 +1,6 @@
 #include "algorithms/tuner/tuner.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <utility>
@@ -40,6 +41,9 @@ std::optional<TunedChoice> tune_p2p(CollOp op, const std::string& algo, const st
 }
 }  // namespace
 
+bool ProtoSwitches::off(ProtoKind p) const { return std::find(disabled.begin(), disabled.end(), p) != disabled.end(); }
+bool ProtoSwitches::on(ProtoKind p) const { return std::find(enabled.begin(), enabled.end(), p) != enabled.end(); }
+
 std::optional<std::string> algorithm_for(NcclFamily f) {
     for (const auto& [family, name] : kFamilyNames)
         if (family == f && find_algorithm(name)) return std::string(name);
@@ -47,7 +51,8 @@ std::optional<std::string> algorithm_for(NcclFamily f) {
 }
 
 std::optional<TunedChoice> tune(const CommShape& shape, CollOp op, Bytes bytes, const std::string& algo,
-                                const std::string& proto, const std::function<bool(const std::string&)>& usable) {
+                                const std::string& proto, const std::function<bool(const std::string&)>& usable,
+                                const ProtoSwitches& protos) {
     if (op == CollOp::alltoall || op == CollOp::sendrecv) return tune_p2p(op, algo, proto);
     const AlgorithmInfo* fixed = algo == "auto" ? nullptr : find_algorithm(algo);
     TunedChoice t;
@@ -57,7 +62,8 @@ std::optional<TunedChoice> tune(const CommShape& shape, CollOp op, Bytes bytes, 
     for (const NcclCost& c : t.costs) {
         if (!c.eligible || !std::isfinite(c.time_us)) continue;
         if (proto != "auto" && to_string(c.proto) != proto) continue;
-        if (c.off_by_default && proto == "auto") continue;
+        if (c.off_by_default && proto == "auto" && !protos.on(c.proto)) continue;
+        if (protos.off(c.proto)) continue;
         if (fixed ? fixed->family != c.family : !algorithm_for(c.family)) continue;
         if (!fixed && usable && !usable(*algorithm_for(c.family))) continue;
         if (!fixed) {

@@ -86,7 +86,7 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
             it = usable.emplace(name, !off && !a->why_not(req.op, comm)).first;
         }
         return it->second;
-    });
+    }, req.protos);
     if (!tuned)
         bad("--algo", fmt::format("an algorithm collsim implements that can run {} here", to_string(req.op)),
             req.algo + "/" + req.proto);

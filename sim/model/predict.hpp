@@ -9,6 +9,7 @@
 
 #include "algorithms/communicator.hpp"
 #include "algorithms/cost_model.hpp"
+#include "algorithms/tuner/tuner.hpp"
 #include "sim/exec/collective.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/exec/simulate.hpp"
@@ -51,6 +52,8 @@ struct PredictRequest {
     // Algorithms NCCL leaves off unless asked (AlgorithmInfo::enabled_by)
     // that the tuner may pick.
     std::vector<std::string> enabled{};
+    // Protocols NCCL_PROTO turned off, or on where NCCL leaves them off.
+    ProtoSwitches protos{};
 };
 
 struct Prediction {

@@ -28,6 +28,7 @@ void follow_nccl_env(Dataset& d, const SourceLocation& declared_at) {
     };
     choose(d.algo, env.algo, "algo", "NCCL_ALGO");
     choose(d.proto, env.proto, "proto", "NCCL_PROTO");
+    d.protos = env.protos;
     for (const auto& n : env.disabled)
         if (std::find(d.disabled.begin(), d.disabled.end(), n) == d.disabled.end()) d.disabled.push_back(n);
     for (const auto& n : env.enabled)

@@ -35,6 +35,7 @@ struct Dataset {
     std::string algo = "auto", proto = "auto";
     std::vector<std::string> disabled;  // algorithms the run turned off
     std::vector<std::string> enabled;   // and on where NCCL leaves them off (NCCL_COLLNET_ENABLE=1)
+    ProtoSwitches protos;               // NCCL_PROTO as a list or a ^list, from the log
     CollOp op = CollOp::allreduce;
     int ranks = 0;
     int nodes = 1;  // from the CSV header's 'nodes:' line; 1 where it has none

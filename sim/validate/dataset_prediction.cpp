@@ -46,6 +46,7 @@ DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machin
     req.proto = d.proto;
     req.disabled = d.disabled;
     req.enabled = d.enabled;
+    req.protos = d.protos;
     DatasetPrediction out;
     for (const auto& row : d.measurement.rows) {
         if (row.size.count() == 0) continue;

@@ -92,11 +92,23 @@ NcclSelection nccl_selection(const std::vector<NcclSetting>& settings) {
                         add_once(out.disabled, *a);
             }
         } else if (s.name == "NCCL_PROTO") {
-            const auto kind = proto_kind_from(lower(s.value));
-            if (!kind)
-                throw InputError(s.at, s.name, "one protocol (LL, LL128 or Simple): collsim forces one or none",
-                                 fmt::format("'{}'", s.value));
-            out.proto = std::string(to_string(*kind));
+            const bool exclude = s.value.front() == '^';
+            std::vector<ProtoKind> named;
+            for (const Word& n : split_fields(std::string_view(s.value).substr(exclude ? 1 : 0), ',')) {
+                const auto kind = proto_kind_from(lower(n.text));
+                if (!kind)
+                    throw InputError(s.at, s.name, "NCCL protocols: LL, LL128, Simple", fmt::format("'{}'", n.text));
+                if (std::find(named.begin(), named.end(), *kind) == named.end()) named.push_back(*kind);
+            }
+            if (exclude) {
+                out.protos.disabled = named;
+            } else if (named.size() == 1) {
+                out.proto = std::string(to_string(named.front()));
+            } else {
+                out.protos.enabled = named;
+                for (ProtoKind k : {ProtoKind::ll, ProtoKind::ll128, ProtoKind::simple})
+                    if (std::find(named.begin(), named.end(), k) == named.end()) out.protos.disabled.push_back(k);
+            }
         } else if (s.name == "NCCL_NVLS_ENABLE" && s.value == "0") {
             add_once(out.disabled, "nvls");
             add_once(out.disabled, "nvls_tree");

@@ -1,13 +1,14 @@
 #pragma once
 // The NCCL_* settings a measured run records, and what they mean for
-// predicting it: NCCL_ALGO and NCCL_PROTO force or exclude algorithms and
-// protocols, NCCL_NVLS_ENABLE=0 turns NVLS off, NCCL_COLLNET_ENABLE=1 turns
+// predicting it: NCCL_ALGO and NCCL_PROTO force, allow (a list) or exclude
+// (a ^list) algorithms and protocols, NCCL_NVLS_ENABLE=0 turns NVLS off, NCCL_COLLNET_ENABLE=1 turns
 // CollNet on. The CSV form states them on its '# env:' line, NCCL's own log
 // ('NCCL INFO NCCL_ALGO set by environment to Ring') in raw nccl-tests output.
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "algorithms/tuner/tuner.hpp"
 #include "sim/core/error.hpp"
 
 namespace collsim {
@@ -26,10 +27,11 @@ std::vector<NcclSetting> nccl_settings_in(std::string_view text, const std::stri
 struct NcclSelection {
     std::string algo = "auto", proto = "auto";
     std::vector<std::string> disabled, enabled;
+    ProtoSwitches protos;  // NCCL_PROTO as a list or a ^list
 };
 
 // Throws InputError (at the setting) for values NCCL would not take or that
-// collsim cannot follow: an algorithm it does not model, a list of protocols.
+// collsim cannot follow: an algorithm or a protocol it does not model.
 NcclSelection nccl_selection(const std::vector<NcclSetting>& settings);
 
 }  // namespace collsim

@@ -152,6 +152,31 @@ TEST_CASE("LL128 through the CPU is off unless NCCL_PROTO asks for it, as in NCC
     CHECK_FALSE(cost(nccl_costs(s, CollOp::allreduce, 1 << 20), NcclFamily::ring, ProtoKind::ll128).off_by_default);
 }
 
+TEST_CASE("NCCL_PROTO as a list turns the protocols it names on and the others off") {
+    // Through the CPU LL128 is off by default; NCCL_PROTO=LL128,Simple turns it on and LL off.
+    CommShape s = h100_node();
+    s.ranks = 2;
+    s.ppn = 2;
+    s.arch = GpuArch::ada;
+    s.intra_class = LinkClass::pci;
+    s.intra_bw = 24;
+    s.intra_via_cpu = true;
+    const ProtoSwitches listed{{ProtoKind::ll}, {ProtoKind::ll128, ProtoKind::simple}};
+    bool took_ll128 = false;
+    for (int64_t bytes : {int64_t{8}, int64_t{1} << 16, int64_t{1} << 20, int64_t{1} << 30}) {
+        const auto t = tune(s, CollOp::allreduce, Bytes(bytes), "auto", "auto", {}, listed);
+        REQUIRE(t);
+        CHECK(t->proto != ProtoKind::ll);
+        took_ll128 = took_ll128 || t->proto == ProtoKind::ll128;
+    }
+    CHECK(took_ll128);
+    // NCCL_PROTO=^LL: the 8-GPU node's small AllReduce leaves LL for another protocol.
+    CHECK(tune(h100_node(), CollOp::allreduce, Bytes(1024), "auto", "auto")->proto == ProtoKind::ll);
+    const auto no_ll = tune(h100_node(), CollOp::allreduce, Bytes(1024), "auto", "auto", {}, {{ProtoKind::ll}, {}});
+    REQUIRE(no_ll);
+    CHECK(no_ll->proto != ProtoKind::ll);
+}
+
 TEST_CASE("on two nodes NCCL's trees plan with up to twice the network speed inside the node, so tree wins large AllReduce") {
     // 2 x p4de: A100 (240 GB/s of NVLink at NCCL's rates), 4 x 100 Gb/s EFA.
     CommShape s;

@@ -57,9 +57,13 @@ TEST_CASE("what NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE and NCCL_COLLNET_ENABLE 
     CHECK(select("NCCL_IB_HCA=mlx5_0 NCCL_DEBUG=INFO").algo == "auto");
     CHECK_THAT(select_error("NCCL_ALGO=Spiral"), Catch::Contains("f:4:1: NCCL_ALGO: expected NCCL algorithms"));
     CHECK_THAT(select_error("NCCL_ALGO=PAT"), Catch::Contains("expected an algorithm collsim models"));
-    CHECK_THAT(select_error("NCCL_PROTO=^LL128"),
-               Catch::Contains("NCCL_PROTO: expected one protocol (LL, LL128 or Simple): collsim forces one or none, "
-                               "found '^LL128'"));
+    CHECK(select("NCCL_PROTO=^LL128").protos.disabled == std::vector<ProtoKind>{ProtoKind::ll128});
+    const auto listed = select("NCCL_PROTO=LL128,Simple");
+    CHECK(listed.proto == "auto");
+    CHECK(listed.protos.enabled == std::vector<ProtoKind>{ProtoKind::ll128, ProtoKind::simple});
+    CHECK(listed.protos.disabled == std::vector<ProtoKind>{ProtoKind::ll});
+    CHECK_THAT(select_error("NCCL_PROTO=LL,Fast"), Catch::Contains("f:4:1: NCCL_PROTO: expected NCCL protocols: LL, "
+                                                                   "LL128, Simple, found 'Fast'"));
 }
 
 TEST_CASE("a log's NCCL settings set what its prediction forces") {
@@ -93,4 +97,15 @@ TEST_CASE("a declaration that contradicts the log's NCCL settings is rejected") 
                                      "--format csv");
     CHECK(ok.exit_code == 0);
     CHECK_THAT(ok.out, Catch::Contains(",tree,"));
+}
+
+TEST_CASE("a log whose NCCL_PROTO excluded LL is predicted without LL") {
+    auto validate = [](const std::string& log) {
+        return collsim::test::run_cli("validate --log " + kLogs + log + " --topology topologies/dgx-h100.yaml --format csv");
+    };
+    const auto with = validate("sample-mpi.csv"), without = validate("sample-no-ll.csv");
+    REQUIRE(with.exit_code == 0);
+    REQUIRE(without.exit_code == 0);
+    CHECK_THAT(with.out, Catch::Contains(",1024,21.450,") && Catch::Contains(",ring,ll\n"));
+    CHECK_THAT(without.out, !Catch::Contains(",ll\n"));
 }
