@@ -23,6 +23,18 @@ CommShape h100_node() {
     s.intra_class = LinkClass::nvlink;
     return s;
 }
+
+// Two Ada GPUs on PCIe whose path crosses the CPU, where NCCL leaves LL128 off.
+CommShape ada_pair_via_cpu() {
+    CommShape s = h100_node();
+    s.ranks = 2;
+    s.ppn = 2;
+    s.arch = GpuArch::ada;
+    s.intra_class = LinkClass::pci;
+    s.intra_bw = 24;
+    s.intra_via_cpu = true;
+    return s;
+}
 }  // namespace
 
 TEST_CASE("NCCL's latency model reproduces its worked examples on an H100 node") {
@@ -133,13 +145,7 @@ TEST_CASE("on 1,024 GPUs without in-network reduction the tuner takes tree with 
 }
 
 TEST_CASE("LL128 through the CPU is off unless NCCL_PROTO asks for it, as in NCCL") {
-    CommShape s = h100_node();
-    s.ranks = 2;
-    s.ppn = 2;
-    s.arch = GpuArch::ada;
-    s.intra_class = LinkClass::pci;
-    s.intra_bw = 24;
-    s.intra_via_cpu = true;
+    CommShape s = ada_pair_via_cpu();
     for (int64_t bytes : {int64_t{8}, int64_t{1} << 20, int64_t{1} << 30}) {
         const auto tuned = tune(s, CollOp::allreduce, Bytes(bytes), "auto", "auto");
         REQUIRE(tuned);
@@ -154,13 +160,7 @@ TEST_CASE("LL128 through the CPU is off unless NCCL_PROTO asks for it, as in NCC
 
 TEST_CASE("NCCL_PROTO as a list turns the protocols it names on and the others off") {
     // Through the CPU LL128 is off by default; NCCL_PROTO=LL128,Simple turns it on and LL off.
-    CommShape s = h100_node();
-    s.ranks = 2;
-    s.ppn = 2;
-    s.arch = GpuArch::ada;
-    s.intra_class = LinkClass::pci;
-    s.intra_bw = 24;
-    s.intra_via_cpu = true;
+    CommShape s = ada_pair_via_cpu();
     const ProtoSwitches listed{{ProtoKind::ll}, {ProtoKind::ll128, ProtoKind::simple}};
     bool took_ll128 = false;
     for (int64_t bytes : {int64_t{8}, int64_t{1} << 16, int64_t{1} << 20, int64_t{1} << 30}) {
