@@ -23,6 +23,15 @@ std::string lower(std::string_view s) {
     return out;
 }
 
+// "NAME=" at the start of a text, NAME in capitals, digits and '_'.
+bool starts_setting(std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size() && (std::isupper(static_cast<unsigned char>(s[i])) ||
+                            std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '_'))
+        ++i;
+    return i > 0 && i < s.size() && s[i] == '=';
+}
+
 bool value_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ',' || c == '^' || c == '.'; }
 
 // NCCL_ALGO's names (src/include/nccl_common.h, matched without case) and the NCCL family each runs.
@@ -65,8 +74,16 @@ std::vector<NcclSetting> nccl_settings_in(std::string_view text, const std::stri
         if (eq >= text.size() || text[eq] != '=') continue;
         std::size_t end = eq + 1;
         while (end < text.size() && value_char(text[end])) ++end;
-        const std::string_view value = text.substr(eq + 1, end - eq - 1);
-        if (value.empty() || value.back() == ',') continue;
+        std::string_view value = text.substr(eq + 1, end - eq - 1);
+        if (!value.empty() && value.back() == ',') {
+            // "NCCL_NVLS_ENABLE=0, NCCL_ALGO=ring": a comma between settings;
+            // "NCCL_ALGO=Tree, Ring, NVLS in turn": prose about several runs.
+            std::size_t next = end;
+            while (next < text.size() && text[next] == ' ') ++next;
+            if (next < text.size() && !starts_setting(text.substr(next))) continue;
+            value.remove_suffix(1);
+        }
+        if (value.empty()) continue;
         out.push_back(NcclSetting{std::string(text.substr(at, eq - at)), std::string(value),
                                   SourceLocation{file, line, first_column + static_cast<int>(at)}});
     }

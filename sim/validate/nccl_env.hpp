@@ -19,8 +19,10 @@ struct NcclSetting {
 };
 
 // Every NAME=VALUE with a NAME starting "NCCL_" in a text, each at its
-// column (1-based) on `line`. A value ending in ',' ("NCCL_ALGO=Tree, Ring
-// in turn") is prose about several runs, not a setting, and is skipped.
+// column (1-based) on `line`. A comma and a space end a value where another
+// setting follows ("NCCL_NVLS_ENABLE=0, NCCL_ALGO=ring"); before anything
+// else ("NCCL_ALGO=Tree, Ring in turn") the value is prose about several
+// runs, not a setting, and is skipped.
 std::vector<NcclSetting> nccl_settings_in(std::string_view text, const std::string& file, int line, int first_column);
 
 // What the settings ask of the prediction, in collsim's names.

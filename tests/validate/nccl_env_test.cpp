@@ -38,6 +38,11 @@ TEST_CASE("NCCL settings in an env line: NAME=VALUE, not prose about several run
     CHECK(s[2].at.column == 8 + 32);
     // A list cut by a space, a name inside another word, no value, no '=': not settings.
     CHECK(nccl_settings_in("runs NCCL_ALGO=Tree, Ring, NVLS in turn", "f", 1, 1).empty());
+    const auto listed = nccl_settings_in("NCCL_NVLS_ENABLE=0, NCCL_ALGO=Ring,Tree, FI_PROVIDER=efa", "f", 1, 1);
+    REQUIRE(listed.size() == 2);
+    CHECK(listed[0].value == "0");
+    CHECK(listed[1].value == "Ring,Tree");
+    CHECK(nccl_settings_in("NCCL_ALGO=ring,", "f", 1, 1)[0].value == "ring");
     CHECK(nccl_settings_in("XNCCL_ALGO=ring NCCL_ALGO= no NCCL_ALGO/PROTO", "f", 1, 1).empty());
 }
 
