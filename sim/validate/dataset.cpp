@@ -18,7 +18,13 @@ namespace {
 // What the run forced through NCCL_* settings the log records, merged with
 // what the manifest or the command line declares (which must agree).
 void follow_nccl_env(Dataset& d, const SourceLocation& declared_at) {
-    const NcclSelection env = nccl_selection(d.measurement.nccl_env);
+    NcclSelection env = nccl_selection(d.measurement.nccl_env);
+    // AllToAll and SendRecv are point-to-point sends in NCCL: its tuner's algorithms do not apply.
+    if (d.op == CollOp::alltoall || d.op == CollOp::sendrecv) {
+        env.algo = "auto";
+        env.disabled.clear();
+        env.enabled.clear();
+    }
     auto choose = [&](std::string& declared, const std::string& logged, const char* field, const char* variable) {
         if (logged == "auto") return;
         if (declared != "auto" && declared != logged)

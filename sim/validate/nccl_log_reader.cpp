@@ -111,6 +111,12 @@ private:
     }
 
     void comment(std::string_view s, const std::vector<Word>& words, int n) {
+        // collsim's harness states the NCCL_ALGO / NCCL_PROTO it exported on its first line.
+        if (starts_with(s, "# collsim-harness")) {
+            const auto offset = static_cast<int>(words[0].column) - 1;
+            for (auto& setting : nccl_settings_in(s, m_.file, n, offset + 1)) m_.nccl_env.push_back(std::move(setting));
+            return;
+        }
         if (is_table_header(words)) {
             if (!columns_.empty())
                 throw InputError(at(n), "table header",

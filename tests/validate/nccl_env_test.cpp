@@ -114,3 +114,16 @@ TEST_CASE("a log whose NCCL_PROTO excluded LL is predicted without LL") {
     CHECK_THAT(with.out, Catch::Contains(",1024,21.450,") && Catch::Contains(",ring,ll\n"));
     CHECK_THAT(without.out, !Catch::Contains(",ll\n"));
 }
+
+TEST_CASE("the harness's stated NCCL_ALGO and NCCL_PROTO are read, and NCCL_ALGO spares point-to-point runs") {
+    const Measurement m = read_measurement(source_path(kLogs + "harness-alltoall-forced.txt"));
+    REQUIRE(m.nccl_env.size() == 2);
+    CHECK(m.nccl_env[0].value == "ring");
+    CHECK(m.nccl_env[0].at.line == 1);
+    CHECK(read_measurement(source_path(kLogs + "harness-alltoall.txt")).nccl_env.empty());  // exported nothing
+    TopologyCache machines;
+    const Dataset d = log_dataset(source_path(kLogs + "harness-alltoall-forced.txt"),
+                                  source_path("topologies/rtx4090-4gpu.yaml"), machines);
+    CHECK(d.algo == "auto");  // AllToAll runs as sends, whatever NCCL_ALGO says
+    CHECK(d.proto == "simple");
+}
