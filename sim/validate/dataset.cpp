@@ -72,10 +72,18 @@ void settle(Dataset& d, const Topology& topo, std::optional<CollOp> op, std::opt
                                      gpus),
                          fmt::format("{} ranks in {}", d.ranks, m.file));
     check_measurement(m, d.op, d.ranks);
-    if (declared_gpus_per_thread && m.gpus_per_thread && *declared_gpus_per_thread != *m.gpus_per_thread)
-        throw InputError(declared_at, "gpus_per_thread", fmt::format("-g {}, as {} says", *m.gpus_per_thread, m.file),
+    if (!declared_gpus_per_thread && m.gpus_per_thread_conflict)
+        throw InputError(*m.gpus_per_thread_conflict, "collective",
+                         fmt::format("one GPUs-per-thread figure (-g {} before), or gpus_per_thread: in datasets.yaml "
+                                     "or --gpus-per-thread to say which",
+                                     *m.gpus_per_thread),
+                         "another");
+    // A declared figure settles a header that gave two; it must match one that gave one.
+    const int said = m.gpus_per_thread_conflict ? 0 : m.gpus_per_thread.value_or(0);  // 0: the log does not say
+    if (declared_gpus_per_thread && said > 0 && *declared_gpus_per_thread != said)
+        throw InputError(declared_at, "gpus_per_thread", fmt::format("-g {}, as {} says", said, m.file),
                          std::to_string(*declared_gpus_per_thread));
-    d.gpus_per_thread = declared_gpus_per_thread.value_or(m.gpus_per_thread.value_or(1));
+    d.gpus_per_thread = declared_gpus_per_thread.value_or(said > 0 ? said : 1);
     follow_nccl_env(d, declared_at);
     if (d.gpus_per_thread > d.ranks)
         throw InputError(declared_gpus_per_thread ? declared_at : log_at, "gpus_per_thread",

@@ -45,6 +45,9 @@ struct Measurement {
     // bounds how fast small collectives can follow each other. nullopt where
     // the log does not say.
     std::optional<int> gpus_per_thread{};
+    // Where the header gave a second, different figure (free text quoting
+    // another run, say): the run's -g is then unknown until declared.
+    std::optional<SourceLocation> gpus_per_thread_conflict{};
     // NCCL_* settings the log records (the CSV's '# env:' line, NCCL's 'set
     // by environment' lines), in the order it states them.
     std::vector<NcclSetting> nccl_env{};

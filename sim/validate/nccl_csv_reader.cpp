@@ -93,15 +93,17 @@ Measurement parse_nccl_csv(const std::string& text, const std::string& name) {
         m.test_name = collective.substr(0, collective.find_first_of(" ,;("));
         m.op = coll_op_named_in(collective, SourceLocation{name, collective_line, 1});
         // "all_reduce_perf -b 8 -e 128M -g 8 (single process ...)": the command line says how many
-        // GPUs each thread drove; two different figures there leave it unknown, so it is an error.
+        // GPUs each thread drove; two different figures there leave it for datasets.yaml or the
+        // command line to say (Dataset, where it is an error if neither does).
         const int offset = static_cast<int>(lines[static_cast<std::size_t>(collective_line - 1)].find(collective)) + 1;
         for (const auto& [value, column] : gpus_per_thread_mentions(collective)) {
             const SourceLocation at{name, collective_line, offset + static_cast<int>(column)};
             if (value < 1) throw InputError(at, "collective", "-g with 1 or more GPUs per thread", std::to_string(value));
-            if (m.gpus_per_thread && *m.gpus_per_thread != value)
-                throw InputError(at, "collective", fmt::format("one GPUs-per-thread figure (-g {} before)", *m.gpus_per_thread),
-                                 fmt::format("-g {}", value));
-            m.gpus_per_thread = static_cast<int>(value);
+            if (m.gpus_per_thread && *m.gpus_per_thread != value) {
+                if (!m.gpus_per_thread_conflict) m.gpus_per_thread_conflict = at;
+                continue;
+            }
+            if (!m.gpus_per_thread_conflict) m.gpus_per_thread = static_cast<int>(value);
         }
     }
     if (!m.op) {

@@ -142,6 +142,15 @@ TEST_CASE("validate --gpus-per-thread sets the launch floor of a log that does n
     CHECK_THAT(shared.out, Catch::Contains(",1024,21.450,33.600,"));
 }
 
+TEST_CASE("a header with two different -g needs --gpus-per-thread to say which") {
+    const std::string log = "validate --log " + kLogs + "gpus-conflict.csv --topology topologies/rtx4090-4gpu.yaml";
+    const auto r = run_cli(log);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("gpus-conflict.csv:2:61: collective: expected one GPUs-per-thread figure (-g 4 "
+                                      "before), or gpus_per_thread: in datasets.yaml or --gpus-per-thread to say which"));
+    CHECK(run_cli(log + " --gpus-per-thread 2").exit_code == 0);
+}
+
 TEST_CASE("validate --disable keeps the tuner off what the run turned off") {
     const std::string log = "validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format csv";
     const auto with = run_cli(log), without = run_cli(log + " --disable nvls");
