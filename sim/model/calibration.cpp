@@ -22,8 +22,10 @@ double size_factor(const Calibration& c, Bytes size) {
     return 1.0;
 }
 
+Time launch_floor(int gpus_per_thread, const Calibration& c) { return c.launch_per_gpu * gpus_per_thread; }
+
 Time with_launch_floor(Time device, int gpus_per_thread, const Calibration& c) {
-    return std::max(device, c.launch_per_gpu * gpus_per_thread);
+    return std::max(device, launch_floor(gpus_per_thread, c));
 }
 
 }  // namespace collsim

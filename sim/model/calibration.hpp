@@ -50,6 +50,9 @@ struct Calibration {
 Protocol calibrated(Protocol p, NcclFamily family, const Calibration& c);
 // The size correction factor for a message size (1.0 where none applies).
 double size_factor(const Calibration& c, Bytes size);
+// The least time between collectives that one thread launches on
+// `gpus_per_thread` GPUs in turn.
+Time launch_floor(int gpus_per_thread, const Calibration& c);
 // What nccl-tests measures for a collective the GPUs finish in `device`
 // when one thread launches it on `gpus_per_thread` GPUs: whichever is slower.
 Time with_launch_floor(Time device, int gpus_per_thread, const Calibration& c);

@@ -150,7 +150,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
                 const DatasetPrediction p = predict_dataset(*d, machines.get(d->topology_path), apply(base, layout, zero));
                 for (const auto& row : p.rows) {
                     cached_rows.push_back(RowError{row.error.size, row.error.measured_us, row.device_us});
-                    row_floor.push_back((base.launch_per_gpu * d->gpus_per_thread).us());
+                    row_floor.push_back(launch_floor(d->gpus_per_thread, base).us());
                     const auto family = find_algorithm(row.algo)->family;
                     row_base.push_back(static_cast<std::size_t>(
                         std::find(layout.bases.begin(), layout.bases.end(), std::pair{family, row.proto}) -

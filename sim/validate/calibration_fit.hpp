@@ -4,8 +4,8 @@
 // to every per-step latency; per (NCCL family, protocol) the launch latency;
 // optionally a time factor per size range (as SimGrid corrects its network
 // model piecewise by message size). The launch floor of runs whose threads
-// drove several GPUs (-g) is taken as the start gives it, not fitted. Least squares on log time over every
-// usable row, within bounds that keep the result physical: a link never
+// drove several GPUs (-g) is taken as the start gives it, not fitted. Least
+// squares on log time over every usable row, within bounds that keep the result physical: a link never
 // beats its nominal rate, no latency goes below zero.
 #include <string>
 #include <vector>

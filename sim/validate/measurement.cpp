@@ -12,15 +12,11 @@
 #include "sim/core/error.hpp"
 #include "sim/validate/nccl_csv_reader.hpp"
 #include "sim/validate/nccl_log_reader.hpp"
+#include "sim/validate/text_fields.hpp"
 
 namespace collsim {
 
 namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
 
 // The first line that is neither a comment nor NCCL's own log tells the CSV
 // form (a header of ten comma-separated names) from raw nccl-tests output,
@@ -54,7 +50,7 @@ Measurement parse_measurement(const std::string& text, const std::string& name) 
 }
 
 std::optional<CollOp> coll_op_named_in(const std::string& text, const SourceLocation& where) {
-    const std::string s = lower(text);
+    const std::string s = lower_case(text);
     // Longer names first: "all_reduce" contains "reduce", "reduce_scatter" too.
     static constexpr std::array<std::pair<std::string_view, CollOp>, 13> kNames{{
         {"reduce_scatter", CollOp::reducescatter},

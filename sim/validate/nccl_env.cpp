@@ -17,19 +17,18 @@ namespace collsim {
 
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
+// Where a setting's NAME (capitals, digits and '_') that starts at `from` ends.
+std::size_t name_end(std::string_view s, std::size_t from) {
+    while (from < s.size() && (std::isupper(static_cast<unsigned char>(s[from])) ||
+                               std::isdigit(static_cast<unsigned char>(s[from])) || s[from] == '_'))
+        ++from;
+    return from;
 }
 
-// "NAME=" at the start of a text, NAME in capitals, digits and '_'.
+// "NAME=" at the start of a text.
 bool starts_setting(std::string_view s) {
-    std::size_t i = 0;
-    while (i < s.size() && (std::isupper(static_cast<unsigned char>(s[i])) ||
-                            std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '_'))
-        ++i;
-    return i > 0 && i < s.size() && s[i] == '=';
+    const std::size_t eq = name_end(s, 0);
+    return eq > 0 && eq < s.size() && s[eq] == '=';
 }
 
 bool value_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ',' || c == '^' || c == '.'; }
@@ -48,7 +47,7 @@ constexpr std::array<std::pair<std::string_view, NcclFamily>, 7> kNcclAlgos{{
 // collsim's algorithm for one of NCCL_ALGO's names.
 std::string algorithm_named(std::string_view nccl_name, const NcclSetting& s) {
     for (const auto& [name, family] : kNcclAlgos)
-        if (lower(nccl_name) == name) {
+        if (lower_case(nccl_name) == name) {
             if (auto a = algorithm_for(family)) return *a;
             throw InputError(s.at, s.name, "an algorithm collsim models (Tree, Ring, CollNetDirect, NVLS, NVLSTree)",
                              fmt::format("'{}', which it does not", nccl_name));
@@ -67,10 +66,7 @@ std::vector<NcclSetting> nccl_settings_in(std::string_view text, const std::stri
     std::vector<NcclSetting> out;
     for (std::size_t at = text.find("NCCL_"); at != std::string_view::npos; at = text.find("NCCL_", at + 1)) {
         if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_')) continue;
-        std::size_t eq = at;
-        while (eq < text.size() && (std::isupper(static_cast<unsigned char>(text[eq])) ||
-                                    std::isdigit(static_cast<unsigned char>(text[eq])) || text[eq] == '_'))
-            ++eq;
+        const std::size_t eq = name_end(text, at);
         if (eq >= text.size() || text[eq] != '=') continue;
         std::size_t end = eq + 1;
         while (end < text.size() && value_char(text[end])) ++end;
@@ -112,7 +108,7 @@ NcclSelection nccl_selection(const std::vector<NcclSetting>& settings) {
             const bool exclude = s.value.front() == '^';
             std::vector<ProtoKind> named;
             for (const Word& n : split_fields(std::string_view(s.value).substr(exclude ? 1 : 0), ',')) {
-                const auto kind = proto_kind_from(lower(n.text));
+                const auto kind = proto_kind_from(lower_case(n.text));
                 if (!kind)
                     throw InputError(s.at, s.name, "NCCL protocols: LL, LL128, Simple", fmt::format("'{}'", n.text));
                 if (std::find(named.begin(), named.end(), *kind) == named.end()) named.push_back(*kind);

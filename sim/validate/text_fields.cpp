@@ -20,6 +20,12 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
+std::string lower_case(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
 std::vector<Word> split_words(std::string_view line) {
     std::vector<Word> out;
     std::size_t i = 0;

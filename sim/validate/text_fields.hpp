@@ -11,6 +11,8 @@
 namespace collsim {
 
 std::string_view trim(std::string_view s);
+// The text in lower case (ASCII), for names matched without case.
+std::string lower_case(std::string_view s);
 // Whitespace-separated words, each with its 1-based column.
 struct Word {
     std::string_view text;
