@@ -18,7 +18,7 @@ namespace {
 // What the run forced through NCCL_* settings the log records, merged with
 // what the manifest or the command line declares (which must agree).
 void follow_nccl_env(Dataset& d, const SourceLocation& declared_at) {
-    NcclSelection env = nccl_selection(d.measurement.nccl_env);
+    NcclSelection env = nccl_selection(d.measurement.nccl_env, d.op);
     // AllToAll and SendRecv are point-to-point sends in NCCL: its tuner's algorithms do not apply.
     if (d.op == CollOp::alltoall || d.op == CollOp::sendrecv) {
         env.algo = "auto";
@@ -35,10 +35,8 @@ void follow_nccl_env(Dataset& d, const SourceLocation& declared_at) {
     choose(d.algo, env.algo, "algo", "NCCL_ALGO");
     choose(d.proto, env.proto, "proto", "NCCL_PROTO");
     d.protos = env.protos;
-    for (const auto& n : env.disabled)
-        if (std::find(d.disabled.begin(), d.disabled.end(), n) == d.disabled.end()) d.disabled.push_back(n);
-    for (const auto& n : env.enabled)
-        if (std::find(d.enabled.begin(), d.enabled.end(), n) == d.enabled.end()) d.enabled.push_back(n);
+    for (const auto& n : env.disabled) add_once(d.disabled, n);
+    for (const auto& n : env.enabled) add_once(d.enabled, n);
     for (const auto& n : d.enabled)
         if (std::find(d.disabled.begin(), d.disabled.end(), n) != d.disabled.end())
             throw InputError(declared_at, "enable",

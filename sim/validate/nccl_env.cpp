@@ -31,7 +31,10 @@ bool starts_setting(std::string_view s) {
     return eq > 0 && eq < s.size() && s[eq] == '=';
 }
 
-bool value_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ',' || c == '^' || c == '.'; }
+bool value_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ',' || c == '^' || c == '.' || c == ';' ||
+           c == ':';
+}
 
 // NCCL_ALGO's names (src/include/nccl_common.h, matched without case) and the NCCL family each runs.
 constexpr std::array<std::pair<std::string_view, NcclFamily>, 7> kNcclAlgos{{
@@ -56,11 +59,70 @@ std::string algorithm_named(std::string_view nccl_name, const NcclSetting& s) {
                      fmt::format("'{}'", nccl_name));
 }
 
-void add_once(std::vector<std::string>& v, const std::string& name) {
-    if (std::find(v.begin(), v.end(), name) == v.end()) v.push_back(name);
+// NCCL's collective functions as NCCL_ALGO and NCCL_PROTO prefix their lists
+// (ncclFuncStr, matched without case).
+constexpr std::array<std::pair<std::string_view, CollOp>, 5> kNcclFunctions{{
+    {"broadcast", CollOp::broadcast},
+    {"reduce", CollOp::reduce},
+    {"allgather", CollOp::allgather},
+    {"reducescatter", CollOp::reducescatter},
+    {"allreduce", CollOp::allreduce},
+}};
+
+// Where the value's character at `offset` stands.
+SourceLocation in_value(const NcclSetting& s, int offset) {
+    return SourceLocation{s.at.file, s.at.line, s.at.column + static_cast<int>(s.name.size()) + 1 + offset};
+}
+
+// The list a setting gives `op`, empty where it leaves `op` at NCCL's default.
+// Since NCCL 2.24 a value is "list[;function:list]...": the first list may go
+// without a prefix and holds for every function, a prefixed one replaces it
+// for its function, the last for a function counting (parseList in NCCL's
+// src/graph/tuning.cc). AllToAll and SendRecv have no prefix of their own.
+std::string_view list_for(const NcclSetting& s, CollOp op) {
+    std::string_view out;
+    bool first = true;
+    for (const Word& entry : split_fields(s.value, ';')) {
+        if (entry.text.empty()) continue;
+        const std::size_t colon = entry.text.find(':');
+        if (colon == std::string_view::npos) {
+            if (!first)
+                throw InputError(in_value(s, entry.column - 1), s.name,
+                                 "a 'function:' prefix on every list after the first (NCCL rejects the setting)",
+                                 fmt::format("'{}'", entry.text));
+            out = entry.text;
+        } else {
+            const std::string prefix = lower_case(entry.text.substr(0, colon));
+            const auto f = std::find_if(kNcclFunctions.begin(), kNcclFunctions.end(),
+                                        [&](const auto& named) { return named.first == prefix; });
+            if (f == kNcclFunctions.end())
+                throw InputError(in_value(s, entry.column - 1), s.name,
+                                 "a function prefix: Broadcast, Reduce, AllGather, ReduceScatter or AllReduce",
+                                 fmt::format("'{}'", entry.text.substr(0, colon)));
+            if (f->second == op) out = trim(entry.text.substr(colon + 1));
+        }
+        first = false;
+    }
+    return out;
+}
+
+// The settings collsim follows, each stated once or always alike: a log that
+// gives two values for one cannot say which its rows ran with.
+void check_agree(const std::vector<NcclSetting>& settings) {
+    for (std::size_t i = 0; i < settings.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (settings[j].name == settings[i].name && settings[j].value != settings[i].value)
+                throw InputError(settings[i].at, settings[i].name,
+                                 fmt::format("the value it had at line {}, column {} ('{}')", settings[j].at.line,
+                                             settings[j].at.column, settings[j].value),
+                                 fmt::format("'{}'", settings[i].value));
 }
 
 }  // namespace
+
+void add_once(std::vector<std::string>& v, const std::string& name) {
+    if (std::find(v.begin(), v.end(), name) == v.end()) v.push_back(name);
+}
 
 std::vector<NcclSetting> nccl_settings_in(std::string_view text, const std::string& file, int line, int first_column) {
     std::vector<NcclSetting> out;
@@ -68,9 +130,14 @@ std::vector<NcclSetting> nccl_settings_in(std::string_view text, const std::stri
         if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_')) continue;
         const std::size_t eq = name_end(text, at);
         if (eq >= text.size() || text[eq] != '=') continue;
+        // A ';' separates a value's lists ("ring;allreduce:tree"), or ends it
+        // where another setting follows ("NCCL_ALGO=ring;NCCL_PROTO=LL").
         std::size_t end = eq + 1;
-        while (end < text.size() && value_char(text[end])) ++end;
+        while (end < text.size() && value_char(text[end]) &&
+               !(text[end] == ';' && starts_setting(text.substr(end + 1))))
+            ++end;
         std::string_view value = text.substr(eq + 1, end - eq - 1);
+        while (!value.empty() && value.back() == ';') value.remove_suffix(1);
         if (!value.empty() && value.back() == ',') {
             // "NCCL_NVLS_ENABLE=0, NCCL_ALGO=ring": a comma between settings;
             // "NCCL_ALGO=Tree, Ring, NVLS in turn": prose about several runs.
@@ -86,13 +153,15 @@ std::vector<NcclSetting> nccl_settings_in(std::string_view text, const std::stri
     return out;
 }
 
-NcclSelection nccl_selection(const std::vector<NcclSetting>& settings) {
+NcclSelection nccl_selection(const std::vector<NcclSetting>& settings, CollOp op) {
+    check_agree(settings);
     NcclSelection out;
     for (const NcclSetting& s : settings) {
-        if (s.name == "NCCL_ALGO") {
-            const bool exclude = s.value.front() == '^';
+        const std::string_view list = s.name == "NCCL_ALGO" || s.name == "NCCL_PROTO" ? list_for(s, op) : "";
+        const bool exclude = !list.empty() && list.front() == '^';
+        if (s.name == "NCCL_ALGO" && !list.empty()) {
             std::vector<std::string> named;
-            for (const Word& n : split_fields(std::string_view(s.value).substr(exclude ? 1 : 0), ','))
+            for (const Word& n : split_fields(list.substr(exclude ? 1 : 0), ','))
                 add_once(named, algorithm_named(n.text, s));
             if (exclude) {
                 for (const auto& n : named) add_once(out.disabled, n);
@@ -104,10 +173,9 @@ NcclSelection nccl_selection(const std::vector<NcclSetting>& settings) {
                     if (auto a = algorithm_for(family); a && std::find(named.begin(), named.end(), *a) == named.end())
                         add_once(out.disabled, *a);
             }
-        } else if (s.name == "NCCL_PROTO") {
-            const bool exclude = s.value.front() == '^';
+        } else if (s.name == "NCCL_PROTO" && !list.empty()) {
             std::vector<ProtoKind> named;
-            for (const Word& n : split_fields(std::string_view(s.value).substr(exclude ? 1 : 0), ',')) {
+            for (const Word& n : split_fields(list.substr(exclude ? 1 : 0), ',')) {
                 const auto kind = proto_kind_from(lower_case(n.text));
                 if (!kind)
                     throw InputError(s.at, s.name, "NCCL protocols: LL, LL128, Simple", fmt::format("'{}'", n.text));

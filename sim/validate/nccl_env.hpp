@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/tuner/tuner.hpp"
+#include "sim/exec/collective.hpp"
 #include "sim/core/error.hpp"
 
 namespace collsim {
@@ -32,8 +33,13 @@ struct NcclSelection {
     ProtoSwitches protos;  // NCCL_PROTO as a list or a ^list
 };
 
-// Throws InputError (at the setting) for values NCCL would not take or that
-// collsim cannot follow: an algorithm or a protocol it does not model.
-NcclSelection nccl_selection(const std::vector<NcclSetting>& settings);
+// What they ask of a run of `op` (NCCL >= 2.24 takes lists per function:
+// "NCCL_ALGO=ring;allreduce:tree"). Throws InputError (at the setting) for
+// values NCCL would not take or that collsim cannot follow (an algorithm or a
+// protocol it does not model), and for one setting given two values.
+NcclSelection nccl_selection(const std::vector<NcclSetting>& settings, CollOp op);
+
+// Appends a name unless the list has it already.
+void add_once(std::vector<std::string>& v, const std::string& name);
 
 }  // namespace collsim

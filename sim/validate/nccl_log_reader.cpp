@@ -104,8 +104,9 @@ private:
         if (words.size() != 10 || words[3].text != "INFO" || words[5].text != "set" || words[7].text != "environment" ||
             words[8].text != "to" || words[4].text.substr(0, 5) != "NCCL_")
             return;
+        // Every rank's process prints it: one line says it; a different value stays for the check.
         for (const auto& s : m_.nccl_env)
-            if (s.name == words[4].text) return;  // every rank's process prints it: the first says it
+            if (s.name == words[4].text && s.value == words[9].text) return;
         m_.nccl_env.push_back(
             NcclSetting{std::string(words[4].text), std::string(words[9].text), at(n, words[4].column)});
     }

@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "sim/core/error.hpp"
 #include "sim/validate/dataset.hpp"
 #include "sim/validate/measurement.hpp"
@@ -11,7 +15,9 @@ using collsim::test::source_path;
 
 namespace {
 
-NcclSelection select(const std::string& text) { return nccl_selection(nccl_settings_in(text, "f", 4, 1)); }
+NcclSelection select(const std::string& text, CollOp op = CollOp::allreduce) {
+    return nccl_selection(nccl_settings_in(text, "f", 4, 1), op);
+}
 
 std::string select_error(const std::string& text) {
     try {
@@ -44,6 +50,59 @@ TEST_CASE("NCCL settings in an env line: NAME=VALUE, not prose about several run
     CHECK(listed[1].value == "Ring,Tree");
     CHECK(nccl_settings_in("NCCL_ALGO=ring,", "f", 1, 1)[0].value == "ring");
     CHECK(nccl_settings_in("XNCCL_ALGO=ring NCCL_ALGO= no NCCL_ALGO/PROTO", "f", 1, 1).empty());
+    // ';' joins a value's per-function lists, or ends it before another setting.
+    const auto lists = nccl_settings_in("NCCL_ALGO=ring;allreduce:tree NCCL_DEBUG=WARN", "f", 1, 1);
+    REQUIRE(lists.size() == 2);
+    CHECK(lists[0].value == "ring;allreduce:tree");
+    const auto joined = nccl_settings_in("NCCL_ALGO=ring;NCCL_PROTO=LL", "f", 1, 1);
+    REQUIRE(joined.size() == 2);
+    CHECK(joined[0].value == "ring");
+    CHECK(joined[1].value == "LL");
+}
+
+TEST_CASE("NCCL_ALGO and NCCL_PROTO lists per function (NCCL 2.24 and later)") {
+    CHECK(select("NCCL_ALGO=ring;allreduce:tree").algo == "tree");
+    CHECK(select("NCCL_ALGO=ring;allreduce:tree", CollOp::allgather).algo == "ring");
+    CHECK(select("NCCL_ALGO=ring;AllReduce:tree;allreduce:nvls").algo == "nvls");  // the last list for a function
+    CHECK(select("NCCL_ALGO=allgather:ring").algo == "auto");  // AllReduce left at NCCL's default
+    CHECK(select("NCCL_ALGO=allgather:ring", CollOp::alltoall).algo == "auto");
+    const auto proto = select("NCCL_PROTO=^LL128;allreduce:LL128");
+    CHECK(proto.proto == "ll128");
+    CHECK(proto.protos.disabled.empty());
+    CHECK(select("NCCL_PROTO=^LL128;allreduce:LL128", CollOp::broadcast).protos.disabled ==
+          std::vector<ProtoKind>{ProtoKind::ll128});
+    CHECK(select("NCCL_PROTO=LL,Simple;allreduce:^LL").protos.disabled == std::vector<ProtoKind>{ProtoKind::ll});
+    // NCCL rejects a later list without a prefix, and prefixes that are not its functions.
+    CHECK_THAT(select_error("NCCL_ALGO=ring;tree"),
+               Catch::Contains("f:4:16: NCCL_ALGO: expected a 'function:' prefix on every list after the first"));
+    CHECK_THAT(select_error("NCCL_ALGO=ring;alltoall:tree"),
+               Catch::Contains("f:4:16: NCCL_ALGO: expected a function prefix: Broadcast, Reduce, AllGather, "
+                               "ReduceScatter or AllReduce, found 'alltoall'"));
+    CHECK_THAT(select_error("NCCL_ALGO=allreduce:spiral"), Catch::Contains("found 'spiral'"));
+}
+
+TEST_CASE("one NCCL setting with two values in a log is rejected, repeats are not") {
+    CHECK(select("NCCL_ALGO=ring NCCL_ALGO=ring").algo == "ring");
+    CHECK_THAT(select_error("NCCL_ALGO=ring NCCL_ALGO=tree"),
+               Catch::Contains("f:4:16: NCCL_ALGO: expected the value it had at line 4, column 1 ('ring'), "
+                               "found 'tree'"));
+    const auto dir = std::filesystem::temp_directory_path() / "collsim-nccl-env-test";
+    std::filesystem::create_directories(dir);
+    std::ifstream in(source_path(kLogs + "forced-ring-simple.log"));
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string log = text.str();
+    const std::string rank1 = "[1] NCCL INFO NCCL_PROTO set by environment to Simple";
+    REQUIRE(log.find(rank1) != std::string::npos);
+    log.replace(log.find(rank1), rank1.size(), "[1] NCCL INFO NCCL_PROTO set by environment to LL128");
+    const auto path = (dir / "two-protos.log").string();
+    std::ofstream(path) << log;
+    auto r = collsim::test::run_cli("validate --log " + path + " --topology tests/data/validate/two-gpus.yaml");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("two-protos.log:9:") && Catch::Contains("NCCL_PROTO: expected the value it had at "
+                                                                             "line 8") &&
+                          Catch::Contains("found 'LL128'"));
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("what NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE and NCCL_COLLNET_ENABLE ask of the prediction") {
