@@ -107,11 +107,15 @@ std::string_view list_for(const NcclSetting& s, CollOp op) {
 }
 
 // The settings collsim follows, each stated once or always alike: a log that
-// gives two values for one cannot say which its rows ran with.
+// gives two values for one cannot say which its rows ran with. Others
+// (NCCL_DEBUG, NCCL_IB_HCA, ...) may differ without changing a prediction.
 void check_agree(const std::vector<NcclSetting>& settings) {
+    constexpr std::array<std::string_view, 4> kFollowed{"NCCL_ALGO", "NCCL_PROTO", "NCCL_NVLS_ENABLE",
+                                                        "NCCL_COLLNET_ENABLE"};
     for (std::size_t i = 0; i < settings.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
-            if (settings[j].name == settings[i].name && settings[j].value != settings[i].value)
+            if (settings[j].name == settings[i].name && settings[j].value != settings[i].value &&
+                std::find(kFollowed.begin(), kFollowed.end(), settings[i].name) != kFollowed.end())
                 throw InputError(settings[i].at, settings[i].name,
                                  fmt::format("the value it had at line {}, column {} ('{}')", settings[j].at.line,
                                              settings[j].at.column, settings[j].value),

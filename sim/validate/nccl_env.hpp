@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "algorithms/tuner/tuner.hpp"
-#include "sim/exec/collective.hpp"
 #include "sim/core/error.hpp"
+#include "sim/exec/collective.hpp"
 
 namespace collsim {
 
