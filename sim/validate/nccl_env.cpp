@@ -47,16 +47,24 @@ constexpr std::array<std::pair<std::string_view, NcclFamily>, 7> kNcclAlgos{{
     {"pat", NcclFamily::pat},
 }};
 
+// The entry of one of NCCL's name tables a text names (without case); null if none.
+template <typename T, std::size_t N>
+const T* named_in(const std::array<std::pair<std::string_view, T>, N>& table, std::string_view text) {
+    const std::string lower = lower_case(text);
+    for (const auto& [name, value] : table)
+        if (name == lower) return &value;
+    return nullptr;
+}
+
 // collsim's algorithm for one of NCCL_ALGO's names.
 std::string algorithm_named(std::string_view nccl_name, const NcclSetting& s) {
-    for (const auto& [name, family] : kNcclAlgos)
-        if (lower_case(nccl_name) == name) {
-            if (auto a = algorithm_for(family)) return *a;
-            throw InputError(s.at, s.name, "an algorithm collsim models (Tree, Ring, CollNetDirect, NVLS, NVLSTree)",
-                             fmt::format("'{}', which it does not", nccl_name));
-        }
-    throw InputError(s.at, s.name, "NCCL algorithms: Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT",
-                     fmt::format("'{}'", nccl_name));
+    const NcclFamily* family = named_in(kNcclAlgos, nccl_name);
+    if (!family)
+        throw InputError(s.at, s.name, "NCCL algorithms: Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT",
+                         fmt::format("'{}'", nccl_name));
+    if (auto a = algorithm_for(*family)) return *a;
+    throw InputError(s.at, s.name, "an algorithm collsim models (Tree, Ring, CollNetDirect, NVLS, NVLSTree)",
+                     fmt::format("'{}', which it does not", nccl_name));
 }
 
 // NCCL's collective functions as NCCL_ALGO and NCCL_PROTO prefix their lists
@@ -92,14 +100,12 @@ std::string_view list_for(const NcclSetting& s, CollOp op) {
                                  fmt::format("'{}'", entry.text));
             out = entry.text;
         } else {
-            const std::string prefix = lower_case(entry.text.substr(0, colon));
-            const auto f = std::find_if(kNcclFunctions.begin(), kNcclFunctions.end(),
-                                        [&](const auto& named) { return named.first == prefix; });
-            if (f == kNcclFunctions.end())
+            const CollOp* function = named_in(kNcclFunctions, entry.text.substr(0, colon));
+            if (!function)
                 throw InputError(in_value(s, entry.column - 1), s.name,
                                  "a function prefix: Broadcast, Reduce, AllGather, ReduceScatter or AllReduce",
                                  fmt::format("'{}'", entry.text.substr(0, colon)));
-            if (f->second == op) out = trim(entry.text.substr(colon + 1));
+            if (*function == op) out = trim(entry.text.substr(colon + 1));
         }
         first = false;
     }
