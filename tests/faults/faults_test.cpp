@@ -5,6 +5,7 @@
 #include "sim/faults/fault_plan.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "tests/support/run_cli.hpp"
+#include "tests/support/input_error.hpp"
 
 using namespace collsim;
 using collsim::test::run_cli;
@@ -20,13 +21,7 @@ nlohmann::json rows(const std::string& args) {
 
 std::string plan_error(const std::string& yaml) {
     const Topology t = load_topology(std::string(COLLSIM_SOURCE_ROOT) + "/tests/data/faults/two-nodes.yaml");
-    try {
-        parse_fault_plan(yaml, "f.yaml", t);
-    } catch (const InputErrors& e) {
-        return e.what();
-    }
-    FAIL("accepted");
-    return "";
+    return test::input_error_of([&] { parse_fault_plan(yaml, "f.yaml", t); });
 }
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include "sim/core/error.hpp"
 #include "sim/hw/routes.hpp"
 #include "sim/hw/topology_loader.hpp"
+#include "tests/support/input_error.hpp"
 
 using namespace collsim;
 using namespace collsim::literals;
@@ -18,18 +19,9 @@ links:
   - {a: g1, b: sw, kind: pcie, gen: 4, lanes: 8, latency: 50ns}
 )";
 
-// Loads `yaml` expecting failure; returns the single error message.
+// Loads `yaml` expecting failure; returns the error message.
 std::string error_of(const std::string& yaml) {
-    try {
-        parse_topology(yaml, "t.yaml");
-    } catch (const InputErrors& e) {
-        REQUIRE(e.errors().size() >= 1);
-        return e.what();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    FAIL("expected the topology to be rejected");
-    return "";
+    return test::input_error_of([&] { parse_topology(yaml, "t.yaml"); });
 }
 
 std::string with_link(const std::string& link) {

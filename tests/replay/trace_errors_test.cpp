@@ -3,19 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include "sim/replay/trace_loader.hpp"
+#include "tests/support/input_error.hpp"
 
 using namespace collsim;
 
 namespace {
 std::string error_of(const std::string& text) {
-    try {
-        parse_trace(text, "t.yaml");
-    } catch (const InputErrors& e) {
-        return e.what();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::input_error_of([&] { parse_trace(text, "t.yaml"); });
 }
 
 const std::string kHead = "ranks: 4\ncommunicators: {world: all, pairs: {blocks: 2}}\n";

@@ -3,6 +3,7 @@
 #include "sim/replay/communicator_rules.hpp"
 #include "sim/replay/gpu_card.hpp"
 #include "sim/replay/trace_loader.hpp"
+#include "tests/support/input_error.hpp"
 
 using namespace collsim;
 using namespace collsim::literals;
@@ -104,12 +105,8 @@ TEST_CASE("JSON traces read through the same parser, errors keep line and column
     CHECK(t.program(1).ops[1].collective.bytes == Bytes(4096));
     std::string bad = json;
     bad.replace(bad.find("\"3us\""), 5, "\"3\"");
-    try {
-        parse_trace(bad, "t.json");
-        FAIL("no error");
-    } catch (const InputErrors& e) {
-        CHECK_THAT(std::string(e.what()), Catch::StartsWith("t.json:5:31: program[0].duration: expected a unit after the number"));
-    }
+    CHECK_THAT(test::input_error_of([&] { parse_trace(bad, "t.json"); }),
+               Catch::StartsWith("t.json:5:31: program[0].duration: expected a unit after the number"));
 }
 
 TEST_CASE("FLOP counts and rates read with SI prefixes and exponents") {

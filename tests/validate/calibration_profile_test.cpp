@@ -2,6 +2,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/validate/calibration_profile.hpp"
+#include "tests/support/input_error.hpp"
 
 using namespace collsim;
 using namespace collsim::literals;
@@ -9,14 +10,7 @@ using namespace collsim::literals;
 namespace {
 
 std::string parse_error(const std::string& yaml) {
-    try {
-        parse_calibration(yaml, "p.yaml");
-    } catch (const InputErrors& e) {
-        return e.what();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::input_error_of([&] { parse_calibration(yaml, "p.yaml"); });
 }
 
 const std::string kHead = "collsim_calibration: 1\n";

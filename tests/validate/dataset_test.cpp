@@ -4,6 +4,7 @@
 #include "sim/validate/dataset.hpp"
 #include "sim/validate/dataset_prediction.hpp"
 #include "tests/support/run_cli.hpp"
+#include "tests/support/input_error.hpp"
 
 using namespace collsim;
 using collsim::test::source_path;
@@ -14,14 +15,7 @@ std::string manifest(const std::string& name) { return source_path("tests/data/v
 
 std::string load_error(const std::string& name) {
     TopologyCache machines;
-    try {
-        load_datasets(manifest(name), machines);
-    } catch (const InputErrors& e) {
-        return e.what();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::input_error_of([&] { load_datasets(manifest(name), machines); });
 }
 
 }  // namespace

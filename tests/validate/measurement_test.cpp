@@ -6,6 +6,7 @@
 #include "sim/validate/measurement.hpp"
 #include "sim/validate/text_fields.hpp"
 #include "tests/support/run_cli.hpp"
+#include "tests/support/input_error.hpp"
 
 using namespace collsim;
 using collsim::test::source_path;
@@ -14,23 +15,13 @@ namespace {
 
 Measurement sample(const std::string& name) { return read_measurement(source_path("tests/data/nccl-logs/" + name)); }
 
-// The message of the InputError that reading `name` throws.
+// The message of the input error that reading `name` throws.
 std::string read_error(const std::string& name) {
-    try {
-        sample(name);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::input_error_of([&] { sample(name); });
 }
 
 std::string check_error(const Measurement& m, CollOp op, int ranks) {
-    try {
-        check_measurement(m, op, ranks);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::input_error_of([&] { check_measurement(m, op, ranks); });
 }
 
 }  // namespace

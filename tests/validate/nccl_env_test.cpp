@@ -9,6 +9,7 @@
 #include "sim/validate/measurement.hpp"
 #include "sim/validate/nccl_env.hpp"
 #include "tests/support/run_cli.hpp"
+#include "tests/support/input_error.hpp"
 
 using namespace collsim;
 using collsim::test::source_path;
@@ -20,12 +21,7 @@ NcclSelection select(const std::string& text, CollOp op = CollOp::allreduce) {
 }
 
 std::string select_error(const std::string& text) {
-    try {
-        select(text);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::input_error_of([&] { select(text); });
 }
 
 const std::string kLogs = "tests/data/nccl-logs/";
