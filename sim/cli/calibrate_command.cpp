@@ -104,7 +104,7 @@ int run_calibrate(const CalibrateOptions& o) {
                            "upper", "");
         for (const auto& p : fit.parameters)
             out += fmt::format("  {:<40} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g}  {}\n", p.name, p.start, p.value, p.lo,
-                               p.hi, p.active ? "" : "(no row depends on it: kept)");
+                               p.hi, p.active ? "" : "(the rows cannot tell it: kept)");
         for (const auto& s : fit.calibration.size_corrections)
             out += fmt::format("  size factor [{}, {}) B {:>27.4g}\n", s.from.count(), s.to.count(), s.factor);
     }

@@ -28,6 +28,8 @@ std::string_view to_string(CollOp op) { return name_in(kOps, op); }
 
 std::optional<CollOp> coll_op_from(std::string_view s) { return value_in(kOps, s); }
 
+bool is_point_to_point(CollOp op) { return op == CollOp::alltoall || op == CollOp::sendrecv; }
+
 std::string_view coll_op_choices() {
     return "one of allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv";
 }

@@ -11,6 +11,9 @@ enum class CollOp { allreduce, allgather, reducescatter, broadcast, reduce, allt
 std::string_view to_string(CollOp op);
 std::optional<CollOp> coll_op_from(std::string_view s);
 std::string_view coll_op_choices();
+// Operations NCCL runs as grouped sends and receives (its p2p path), not as
+// a collective kernel of its tuner: AllToAll and SendRecv.
+bool is_point_to_point(CollOp op);
 
 // nccl-tests' bus bandwidth factor (doc/PERFORMANCE.md): busbw = algbw x factor.
 double busbw_factor(CollOp op, int ranks);

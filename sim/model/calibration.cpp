@@ -1,18 +1,28 @@
 #include "sim/model/calibration.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace collsim {
 
 bool Calibration::is_default() const {
-    return bandwidth_efficiency == std::array<double, 3>{1.0, 1.0, 1.0} && hop_latency_delta == std::array<Time, 3>{} &&
-           base_latency.empty() && size_corrections.empty() && launch_per_gpu == kDefaultLaunchPerGpu;
+    return bandwidth_efficiency == std::array<double, 3>{1.0, 1.0, 1.0} && p2p_bandwidth_efficiency == 1.0 &&
+           hop_latency_delta == std::array<Time, 3>{} && base_latency.empty() && size_corrections.empty() &&
+           launch_per_gpu == kDefaultLaunchPerGpu;
 }
 
 Protocol calibrated(Protocol p, NcclFamily family, const Calibration& c) {
     for (std::size_t k = 0; k < 3; ++k) p.hop_latency[k] = std::max(Time{}, p.hop_latency[k] + c.hop_latency_delta[k]);
     auto it = c.base_latency.find({family, p.kind});
     if (it != c.base_latency.end()) p.base_latency = it->second;
+    return p;
+}
+
+Protocol point_to_point(Protocol p, const Calibration& c) {
+    if (c.p2p_bandwidth_efficiency == 1.0) return p;
+    constexpr int64_t kScale = 1'000'000;
+    p.payload_num *= std::llround(c.p2p_bandwidth_efficiency * kScale);
+    p.payload_den *= kScale;
     return p;
 }
 

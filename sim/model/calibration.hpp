@@ -35,6 +35,14 @@ struct Calibration {
     // Per LinkClass (nvlink, pci, net): share of a link's nominal bandwidth that
     // collectives achieve, in (0, 1].
     std::array<double, 3> bandwidth_efficiency{1.0, 1.0, 1.0};
+    // Share of that rate NCCL's point-to-point path achieves (AllToAll,
+    // SendRecv, a trace's sends), in (0, 2]. Its send/recv kernels split work
+    // per peer with their own channel counts and chunk sizes, and NCCL's cost
+    // model, which covers collectives only, gives no figure for it: 1.0 until
+    // point-to-point runs are fitted. Measured, the two differ: on a GB300
+    // tray AllToAll plateaus at 628 GB/s busbw, AllReduce at 685, and at
+    // 256 MiB they reach 491 and 617.
+    double p2p_bandwidth_efficiency = 1.0;
     // Per LinkClass: added to every protocol's per-step latency on that kind of
     // path (negative lowers it; the result never goes below zero).
     std::array<Time, 3> hop_latency_delta{};
@@ -48,6 +56,10 @@ struct Calibration {
 
 // The protocol with the calibrated latencies applied.
 Protocol calibrated(Protocol p, NcclFamily family, const Calibration& c);
+// A protocol of the point-to-point path: its payload share scaled by
+// p2p_bandwidth_efficiency, so every link it crosses carries payload at that
+// share of the collectives' rate.
+Protocol point_to_point(Protocol p, const Calibration& c);
 // The size correction factor for a message size (1.0 where none applies).
 double size_factor(const Calibration& c, Bytes size);
 // The least time between collectives that one thread launches on

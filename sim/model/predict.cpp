@@ -93,6 +93,7 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     c.algorithm = find_algorithm(tuned->algo);
     c.proto = tuned->proto;
     c.protocol = calibrated(*nccl_protocol(c.algorithm->family, tuned->proto), c.algorithm->family, cal);
+    if (is_point_to_point(req.op)) c.protocol = point_to_point(c.protocol, cal);
     c.protocol.rank_ceiling = Bandwidth::bytes_per_s(static_cast<int64_t>(tuned->ceiling_GBps * 1e9));
     if (c.algorithm->family == NcclFamily::nvls || c.algorithm->family == NcclFamily::nvls_tree) {
         // NVLink SHARP carries less than the links' rate: NCCL's cost model

@@ -8,7 +8,7 @@ namespace {
 // NCCL runs point-to-point operations with the Simple protocol, outside its
 // tuner; their steps pay the ring/Simple latencies (NCCL v2.30.7 tables).
 Protocol p2p_protocol(const Calibration& cal) {
-    return calibrated(*nccl_protocol(NcclFamily::ring, ProtoKind::simple), NcclFamily::ring, cal);
+    return point_to_point(calibrated(*nccl_protocol(NcclFamily::ring, ProtoKind::simple), NcclFamily::ring, cal), cal);
 }
 
 // How many rounds of an all-to-all run at once: NCCL spreads a group's sends

@@ -34,8 +34,14 @@ constexpr double kHopPriorSdUs = 20;
 
 Time us_to_time(double us) { return Time::from_ps(static_cast<int64_t>(std::llround(us * 1e6))); }
 
+// Parameters 0-2: log bandwidth factor per link class; 3-5: per-step latency
+// change per class (us); 6: log point-to-point factor; then one launch
+// latency (us) per (family, protocol) in use. Only the launch latencies can
+// change without simulating again.
+constexpr std::size_t kP2pParam = 6, kSimulatedParams = 7;
+
 struct Layout {
-    std::vector<std::pair<NcclFamily, ProtoKind>> bases;  // one parameter each, after the six per-class ones
+    std::vector<std::pair<NcclFamily, ProtoKind>> bases;  // one parameter each, after the simulated ones
 };
 
 Calibration apply(const Calibration& start, const Layout& layout, const std::vector<double>& x) {
@@ -44,7 +50,9 @@ Calibration apply(const Calibration& start, const Layout& layout, const std::vec
         c.bandwidth_efficiency[k] = std::exp(x[k]);
         c.hop_latency_delta[k] = us_to_time(x[3 + k]);
     }
-    for (std::size_t b = 0; b < layout.bases.size(); ++b) c.base_latency[layout.bases[b]] = us_to_time(x[6 + b]);
+    c.p2p_bandwidth_efficiency = std::exp(x[kP2pParam]);
+    for (std::size_t b = 0; b < layout.bases.size(); ++b)
+        c.base_latency[layout.bases[b]] = us_to_time(x[kSimulatedParams + b]);
     return c;
 }
 
@@ -100,13 +108,23 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
     // microseconds of latency that other runs' small messages then pay.
     const bool sees_latency = std::any_of(before.begin(), before.end(),
                                           [](const RowError& e) { return e.size < kBandwidthBoundFrom; });
+    // Collectives measure the links' rate and point-to-point runs their own
+    // share of it (Calibration::p2p_bandwidth_efficiency): fitted on
+    // AllToAll alone, the link factors stay where they started, so what
+    // sets NCCL's send/recv path apart from its collectives (GB300: AllToAll
+    // 628 GB/s busbw at its plateau, AllReduce 685) does not carry over to
+    // the collectives predicted from that fit.
+    const bool sees_collectives = std::any_of(data.begin(), data.end(), [](const Dataset* d) {
+        return !is_point_to_point(d->op);
+    });
+    const bool sees_p2p = std::any_of(data.begin(), data.end(), [](const Dataset* d) { return is_point_to_point(d->op); });
     std::vector<BoxParameter> params;
     const auto ceiling = efficiency_ceiling(data, machines);
     for (std::size_t k = 0; k < 3; ++k) {
         const double e = std::clamp(base.bandwidth_efficiency[k], kMinEfficiencyFactor, ceiling[k]);
-        params.push_back({std::log(e), std::log(kMinEfficiencyFactor), std::log(ceiling[k]), 1e-3, kBandwidthPriorSd});
-        out.parameters.push_back({fmt::format("{} bandwidth factor", kClassNames[k]), e, e, kMinEfficiencyFactor,
-                                  ceiling[k], true});
+        const double lo = sees_collectives ? kMinEfficiencyFactor : e, hi = sees_collectives ? ceiling[k] : e;
+        params.push_back({std::log(e), std::log(lo), std::log(hi), 1e-3, kBandwidthPriorSd});
+        out.parameters.push_back({fmt::format("{} bandwidth factor", kClassNames[k]), e, e, lo, hi, true});
     }
     for (std::size_t k = 0; k < 3; ++k) {
         // No per-step latency of a protocol in use may go below zero.
@@ -117,6 +135,12 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
         params.push_back({d, sees_latency ? -lowest : d, sees_latency ? kMaxHopIncreaseUs : d, 0.02, kHopPriorSdUs});
         out.parameters.push_back({fmt::format("{} per-step latency change (us)", kClassNames[k]), d, d, -lowest,
                                   kMaxHopIncreaseUs, true});
+    }
+    {
+        const double e = std::clamp(base.p2p_bandwidth_efficiency, kMinEfficiencyFactor, kMaxEfficiencyFactor);
+        const double lo = sees_p2p ? kMinEfficiencyFactor : e, hi = sees_p2p ? kMaxEfficiencyFactor : e;
+        params.push_back({std::log(e), std::log(lo), std::log(hi), 1e-3, kBandwidthPriorSd});
+        out.parameters.push_back({"point-to-point bandwidth factor", e, e, lo, hi, true});
     }
     for (const auto& key : layout.bases) {
         auto it = base.base_latency.find(key);
@@ -139,10 +163,10 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
     std::vector<RowError> cached_rows;
     int simulated = 0;
     auto residuals = [&](const std::vector<double>& x) {
-        const std::vector<double> key(x.begin(), x.begin() + 6);
+        const std::vector<double> key(x.begin(), x.begin() + kSimulatedParams);
         if (cached_rows.empty() || key != cached_key) {
             std::vector<double> zero = x;
-            std::fill(zero.begin() + 6, zero.end(), 0.0);
+            std::fill(zero.begin() + kSimulatedParams, zero.end(), 0.0);
             cached_rows.clear();
             row_base.clear();
             row_floor.clear();
@@ -162,7 +186,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
         }
         std::vector<RowError> rows = cached_rows;
         for (std::size_t i = 0; i < rows.size(); ++i)
-            rows[i].predicted_us = std::max(rows[i].predicted_us + x[6 + row_base[i]], row_floor[i]);
+            rows[i].predicted_us = std::max(rows[i].predicted_us + x[kSimulatedParams + row_base[i]], row_floor[i]);
         return log_residuals(rows);
     };
     const LeastSquaresResult lsq = least_squares(residuals, params, options.max_iterations);
@@ -170,7 +194,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
     Calibration fitted = apply(base, layout, lsq.x);
     for (std::size_t i = 0; i < params.size(); ++i) {
         out.parameters[i].active = lsq.active[i];
-        out.parameters[i].value = i < 3 ? std::exp(lsq.x[i]) : lsq.x[i];
+        out.parameters[i].value = i < 3 || i == kP2pParam ? std::exp(lsq.x[i]) : lsq.x[i];
     }
     // Parameters no row depends on keep their start, so the profile says
     // nothing about links the logs never used.
@@ -178,6 +202,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
         if (!lsq.active[k]) fitted.bandwidth_efficiency[k] = start.bandwidth_efficiency[k];
         if (!lsq.active[3 + k]) fitted.hop_latency_delta[k] = start.hop_latency_delta[k];
     }
+    if (!lsq.active[kP2pParam]) fitted.p2p_bandwidth_efficiency = start.p2p_bandwidth_efficiency;
 
     // Size corrections: per range, the geometric mean of measured / predicted.
     if (!options.size_boundaries.empty()) {

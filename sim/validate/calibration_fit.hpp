@@ -1,7 +1,8 @@
 #pragma once
 // Fits the model's free parameters to measured runs: per link class (NVLink,
 // PCI, network) a bandwidth factor on NCCL's own link figures and a change
-// to every per-step latency; per (NCCL family, protocol) the launch latency;
+// to every per-step latency; the share of that rate point-to-point
+// operations (AllToAll, SendRecv) get; per (NCCL family, protocol) the launch latency;
 // optionally a time factor per size range (as SimGrid corrects its network
 // model piecewise by message size). The launch floor of runs whose threads
 // drove several GPUs (-g) is taken as the start gives it, not fitted. Least
@@ -26,7 +27,11 @@ struct FitOptions {
 struct FittedParameter {
     std::string name;  // "nvlink bandwidth factor", "ring/simple base latency (us)", ...
     double start = 0, value = 0, lo = 0, hi = 0;
-    bool active = true;  // false: no row depends on it, left at its start
+    // false: left at its start, because no row depends on it (a link the runs
+    // never cross), or the rows cannot tell it from another parameter (a
+    // latency from bandwidth-bound rows only, a link's rate from
+    // point-to-point runs only)
+    bool active = true;
 };
 
 struct FitResult {

@@ -79,22 +79,24 @@ TEST_CASE("error statistics: quantiles, geometric mean and the two size ranges")
 namespace {
 
 // A run "measured" by the model itself under a known calibration, each of
-// its threads launching on `gpus_per_thread` GPUs.
+// its threads launching on `gpus_per_thread` GPUs: a ring AllReduce, or
+// `algo` running `op`.
 Dataset synthetic_run(const std::string& topology, TopologyCache& machines, const Calibration& truth,
-                      int gpus_per_thread = 1) {
+                      int gpus_per_thread = 1, CollOp op = CollOp::allreduce, const std::string& algo = "ring") {
     Dataset d;
     d.name = topology;
     d.path = topology;
     d.topology_path = source_path(topology);
-    d.op = CollOp::allreduce;
-    d.algo = "ring";
+    d.op = op;
+    d.algo = algo;
     d.proto = "simple";
     d.gpus_per_thread = gpus_per_thread;
     auto& m = machines.get(d.topology_path);
     d.ranks = static_cast<int>(m.topo.gpus().size());
     PredictRequest req;
     req.ranks = m.topo.gpus();
-    req.algo = "ring";
+    req.op = op;
+    req.algo = algo;
     req.proto = "simple";
     for (int64_t size = 8; size <= (int64_t{1} << 30); size *= 8) {
         req.bytes = Bytes(size);
@@ -194,4 +196,37 @@ TEST_CASE("calibrate fits the GPUs' latencies around the launch floor of a run's
     CHECK(fit.calibration.launch_per_gpu == truth.launch_per_gpu);
     const double base = fit.calibration.base_latency.at({NcclFamily::ring, ProtoKind::simple}).us();
     CHECK(base == Approx(15).margin(2));
+}
+
+TEST_CASE("an AllToAll fit moves the point-to-point factor, not the links the collectives use") {
+    Calibration truth;
+    truth.p2p_bandwidth_efficiency = 0.7;
+    TopologyCache machines;
+    auto& m = machines.get(source_path("topologies/dgx-h100.yaml"));
+    PredictRequest req;
+    req.ranks = m.topo.gpus();
+    req.bytes = Bytes(int64_t{1} << 30);
+    req.op = CollOp::alltoall;
+    const double slower = predict_collective(m.topo, m.routes, req, truth).time.us() /
+                          predict_collective(m.topo, m.routes, req, Calibration{}).time.us();
+    CHECK(slower == Approx(1 / 0.7).epsilon(0.03));
+    req.op = CollOp::allreduce;
+    CHECK(predict_collective(m.topo, m.routes, req, truth).time == predict_collective(m.topo, m.routes, req, Calibration{}).time);
+
+    const Dataset a2a = synthetic_run("topologies/dgx-h100.yaml", machines, truth, 1, CollOp::alltoall, "alltoall");
+    const FitResult fit = fit_calibration({&a2a}, machines, Calibration{});
+    // Two of the run's rows are bandwidth-bound, so the prior holds the
+    // factor a third of the way back towards its start (1.0).
+    CHECK(fit.calibration.p2p_bandwidth_efficiency > 0.7);
+    CHECK(fit.calibration.p2p_bandwidth_efficiency < 0.8);
+    CHECK(*fit.after.median_bandwidth_pct < *fit.before.median_bandwidth_pct / 2);
+    CHECK(fit.calibration.bandwidth_efficiency[0] == 1.0);  // NVLink: what AllReduce predicted from this fit uses
+    CHECK_FALSE(fit.parameters[0].active);
+    CHECK(fit.parameters[6].name == "point-to-point bandwidth factor");
+    CHECK(fit.parameters[6].active);
+    // A collective run leaves the point-to-point factor alone.
+    const Dataset ring = synthetic_run("topologies/dgx-h100.yaml", machines, truth);
+    const FitResult on_ring = fit_calibration({&ring}, machines, Calibration{});
+    CHECK(on_ring.calibration.p2p_bandwidth_efficiency == 1.0);
+    CHECK_FALSE(on_ring.parameters[6].active);
 }
