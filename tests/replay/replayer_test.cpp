@@ -75,6 +75,13 @@ programs:
     REQUIRE(r.result.p2p.size() == 1);
     CHECK(r.result.p2p[0].from == 0);
     CHECK(r.result.p2p[0].to == 1);
+
+    // A calibration's point-to-point factor slows the bytes, not the latencies.
+    ReplayOptions half;
+    half.calibration.p2p_bandwidth_efficiency = 0.5;
+    const ReplayResult slow = replay(four_gpus(), r.trace, half);
+    const OpTiming& slow_recv = slow.timings[slow.instance(1, 0, 0, r.trace.program(1).ops.size())];
+    CHECK(slow_recv.end == 20_us + 8400_ns + 3400_ns + 1_us + 200_us);
 }
 
 TEST_CASE("a collective starts when its last rank arrives and takes what predict_collective says") {
