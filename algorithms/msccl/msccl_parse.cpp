@@ -115,6 +115,7 @@ MscclAlgorithm build(const XmlElement& root, const std::string& file) {
     }
     a.name = f.text(root, "name", false).value_or("");
     a.ngpus = f.integer(root, "ngpus", true, 1, 1 << 20).value_or(0);
+    if (a.ngpus == 0) f.throw_if_errors();  // the gpus below are checked against it
     a.nchannels = f.integer(root, "nchannels", true, 1, 64).value_or(1);
     a.nchunksperloop = f.integer(root, "nchunksperloop", true, 1, 1 << 20).value_or(1);
     a.inplace = f.integer(root, "inplace", false, 0, 1).value_or(0) == 1;

@@ -14,6 +14,10 @@ const XmlAttribute* XmlElement::attribute(std::string_view n) const {
 
 namespace {
 
+// MSCCL files nest four deep (algo, gpu, tb, step); far deeper is not one,
+// and reading it would recurse without bound.
+constexpr int kMaxDepth = 32;
+
 class Reader {
 public:
     Reader(const std::string& text, const std::string& file) : t_(text), file_(file) {}
@@ -21,7 +25,7 @@ public:
     std::unique_ptr<XmlElement> document() {
         skip_misc();
         if (at_end()) fail("a root element", "the end of the file");
-        auto root = element();
+        auto root = element(1);
         skip_misc();
         if (!at_end()) fail("nothing after the root element", quote_here());
         return root;
@@ -102,8 +106,9 @@ private:
         advance();
         return out;
     }
-    std::unique_ptr<XmlElement> element() {
+    std::unique_ptr<XmlElement> element(int depth) {
         if (peek() != '<') fail("an element", quote_here());
+        if (depth > kMaxDepth) fail(fmt::format("elements nested at most {} deep", kMaxDepth), quote_here());
         auto e = std::make_unique<XmlElement>();
         e->where = here();
         advance();
@@ -148,7 +153,7 @@ private:
             if (at_end()) fail(fmt::format("</{}> to close <{}> of line {}", e->name, e->name, e->where.line),
                                "the end of the file");
             if (peek() != '<') fail("elements only (MSCCL files have no text)", quote_here());
-            e->children.push_back(element());
+            e->children.push_back(element(depth + 1));
         }
     }
 

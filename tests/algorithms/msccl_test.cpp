@@ -80,6 +80,7 @@ TEST_CASE("a malformed MSCCL file is an error with file, line, column, element a
              Case{"bad-coll.xml", "bad-coll.xml:2:82: algo.coll: expected one of allreduce, allgather, reduce_scatter, alltoall, broadcast, reduce, found 'allscatter'"},
              Case{"bad-depid.xml", "bad-depid.xml:6:7: step.depid: expected a step of a thread block of gpu 0, found tb 7 step 0"},
              Case{"bad-no-send-peer.xml", "bad-no-send-peer.xml:5:7: step.type: expected a step that does not send (tb send=\"-1\"), found a send"},
+             Case{"bad-no-ngpus.xml", "bad-no-ngpus.xml:2:1: algo.ngpus: expected an integer from 1 to 1048576, found no such attribute"},
          }) {
         INFO(c.file);
         std::string message;
@@ -90,6 +91,13 @@ TEST_CASE("a malformed MSCCL file is an error with file, line, column, element a
         }
         CHECK_THAT(message, Catch::Contains(c.expect));
     }
+}
+
+TEST_CASE("XML nested far deeper than MSCCL's four levels is refused, not recursed into") {
+    std::string deep = "<algo>";
+    for (int i = 0; i < 100000; ++i) deep += "<a>";
+    CHECK_THROWS_WITH(msccl::parse_msccl(deep, "deep.xml"),
+                      Catch::Contains("deep.xml:1:") && Catch::Contains("elements nested at most 32 deep"));
 }
 
 TEST_CASE("coll --algo-file runs an MSCCL file and rejects one that does not fit") {
