@@ -12,6 +12,7 @@
 #include "sim/cli/diagnose_command.hpp"
 #include "sim/cli/numerics_command.hpp"
 #include "sim/cli/validate_command.hpp"
+#include "sim/core/simulator.hpp"
 #include "sim/cli/gen_command.hpp"
 #include "sim/cli/replay_command.hpp"
 #include "sim/core/error.hpp"
@@ -65,6 +66,9 @@ int main(int argc, char** argv) {
         return 2;
     } catch (const collsim::InputError& e) {
         fmt::print(stderr, "{}\n", e.what());
+        return 2;
+    } catch (const collsim::ClockOverflow& e) {
+        fmt::print(stderr, "collsim: the input asks for {} (a duration or FLOP count too large?)\n", e.what());
         return 2;
     } catch (const std::exception& e) {
         fmt::print(stderr, "collsim: internal error: {}\n", e.what());

@@ -25,6 +25,7 @@ int bucket_of(uint64_t time, uint64_t base) { return std::bit_width(time ^ base)
 }  // namespace
 
 EventHandle Simulator::schedule_at(Time when, Event ev) {
+    if (when.ps() < 0) throw ClockOverflow();  // a time summed past 2^63 ps wraps negative
     if (when < now_) throw std::logic_error("event scheduled in the past");
     uint32_t slot;
     if (!free_slots_.empty()) {

@@ -13,12 +13,21 @@
 // it replaced was about 1.2x).
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "sim/core/event.hpp"
 #include "sim/core/time.hpp"
 
 namespace collsim {
+
+// An event later than the clock can count (2^63 ps, about 106 days): what
+// asked for it (a duration, a FLOP count, a trace of many such steps) is
+// larger than a simulation can hold, so the CLI reports it as bad input.
+class ClockOverflow : public std::overflow_error {
+public:
+    ClockOverflow() : std::overflow_error("an event beyond 106 days of simulated time, the longest the clock holds") {}
+};
 
 struct EventHandle {
     uint32_t slot = UINT32_MAX;
@@ -33,7 +42,10 @@ public:
     Time last_event() const { return last_event_; }
 
     EventHandle schedule_at(Time when, Event ev);
-    EventHandle schedule_in(Time delay, Event ev) { return schedule_at(now_ + delay, std::move(ev)); }
+    EventHandle schedule_in(Time delay, Event ev) {
+        if (delay.ps() > INT64_MAX - now_.ps()) throw ClockOverflow();
+        return schedule_at(now_ + delay, std::move(ev));
+    }
 
     // Lazy cancel: the event is dropped when it reaches the head of the queue.
     // Returns false when the event already ran or was cancelled.

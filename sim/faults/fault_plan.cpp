@@ -32,7 +32,10 @@ std::optional<double> fraction(YamlFields& f, const YAML::Node& n, const std::st
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used == 0 || used != s->size() || v > hi || v < lo || (lo_open && v == lo)) {
+    // Written as "inside the range" so that nan, which compares false with
+    // everything, fails it.
+    const bool inside = v <= hi && (lo_open ? v > lo : v >= lo);
+    if (used == 0 || used != s->size() || !inside) {
         f.error(n[key], path + "." + key, expected, describe_node(n[key]));
         return std::nullopt;
     }

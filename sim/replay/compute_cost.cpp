@@ -40,6 +40,13 @@ ComputeCoster::ComputeCoster(const Trace& trace, const Topology& topo, const std
                                     std::string(to_string(op.compute.type)));
                 break;
             }
+            try {
+                (void)roofline_time(roofline(r, op.compute), op.compute.flops, op.compute.memory);
+            } catch (const std::invalid_argument& e) {
+                errors.emplace_back(op.where, field, e.what(),
+                                    fmt::format("{:g} FLOP and {} B of memory traffic", op.compute.flops,
+                                                op.compute.memory.count()));
+            }
         }
     }
     if (!errors.empty()) throw InputErrors(std::move(errors));

@@ -101,3 +101,17 @@ TEST_CASE("large captures still work (they fall back to the heap)") {
     sim.run();
     CHECK(got == 7);
 }
+
+TEST_CASE("an event past the clock's 2^63 ps is a ClockOverflow, not a wrap into the past") {
+    Simulator sim;
+    const Time long_step = Time::from_ps(int64_t{6} * 1'000'000'000'000'000'000);  // 6e18 ps, about 70 days
+    int ran = 0;
+    sim.schedule_in(long_step, [&] {
+        ++ran;
+        CHECK_THROWS_AS(sim.schedule_in(long_step, [&ran] { ++ran; }), ClockOverflow);
+    });
+    sim.run();
+    CHECK(ran == 1);
+    CHECK(sim.now() == long_step);
+    CHECK_THROWS_AS(sim.schedule_at(Time::from_ps(-1), [&ran] { ++ran; }), ClockOverflow);
+}

@@ -88,6 +88,11 @@ TEST_CASE("fault files are checked, and every error is located") {
                Catch::Contains("faults[0]: expected a degrade with bandwidth (a factor) and/or latency (added)"));
     CHECK_THAT(plan_error("faults:\n  - {kind: degrade, target: leaf, bandwidth: 1.5}\n"),
                Catch::Contains("faults[0].bandwidth: expected a bandwidth factor in (0, 1], like 0.5, found '1.5'"));
+    // nan fails every range (it once passed them all and hung or crashed the simulation).
+    CHECK_THAT(plan_error("faults:\n  - {kind: degrade, target: leaf, bandwidth: nan}\n"),
+               Catch::Contains("faults[0].bandwidth: expected a bandwidth factor in (0, 1], like 0.5, found 'nan'"));
+    CHECK_THAT(plan_error("faults:\n  - {kind: straggler, target: \"n*.gpu*\", p: nan, min: 1.5, max: 2}\n"),
+               Catch::Contains("faults[0].p: expected a probability in (0, 1], found 'nan'"));
     CHECK_THAT(plan_error("faults:\n  - {kind: flap, target: leaf, period: 1ms, duty: 1}\n"),
                Catch::Contains("faults[0].duty: expected the share of each period the link is up, in (0, 1)"));
     CHECK_THAT(plan_error("faults:\n  - {kind: flap, target: leaf}\n"),

@@ -154,3 +154,12 @@ TEST_CASE("replay --algo and --proto fix every collective's choice, and bad ones
     CHECK(bad.exit_code == 2);
     CHECK_THAT(bad.err, Catch::Contains("--algo") && Catch::Contains("spiral"));
 }
+
+TEST_CASE("a trace longer than the simulated clock holds is bad input, not an internal error") {
+    auto r = run_cli(kDgx + "-w tests/data/replay/too-long.yaml");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("an event beyond 106 days of simulated time"));
+    r = run_cli(kDgx + "-w tests/data/replay/too-many-flops.yaml");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("too-many-flops.yaml:4:5: op 'a' on rank 0: expected a compute time within 106 days"));
+}

@@ -20,8 +20,9 @@ struct Kernel {
 };
 
 Time microseconds(const json& v, const std::string& file, const std::string& field) {
-    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
-        throw InputError(SourceLocation{file, 0, 0}, field, "a time in microseconds that is not negative",
+    // The simulated clock holds 2^63 ps, about 106 days.
+    if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() < 9.2e12))
+        throw InputError(SourceLocation{file, 0, 0}, field, "a time in microseconds from 0 to 106 days",
                          v.is_null() ? "nothing" : v.dump());
     return Time::from_ps(std::llround(v.get<double>() * 1e6));
 }
