@@ -182,6 +182,11 @@ TEST_CASE("every import error names the file and the field") {
                   "traceEvents[0].ts: expected a time in microseconds that is not negative, found nothing"},
              Case{R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1.0, "dur": -2}]})",
                   "traceEvents[0].dur: expected a time in microseconds that is not negative, found -2"},
+             Case{R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1.0, "dur": 1e300}]})",
+                  "traceEvents[0].dur: expected a time in microseconds within 106 days, found 1e+300"},
+             Case{R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1.0, "dur": 1},
+                                      {"ph": "X", "cat": "kernel", "name": "k", "ts": 1e13, "dur": 1}]})",
+                  "traceEvents[1].ts: expected a start within 106 days of the first kernel's, found 10000000000000.0"},
          }) {
         INFO(c.content);
         CHECK_THAT(error_of(c.content), Catch::Contains(file + ": " + c.expect));

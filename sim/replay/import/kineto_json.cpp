@@ -14,17 +14,30 @@ namespace {
 using nlohmann::json;
 
 struct Kernel {
+    double ts = 0;  // as read, in microseconds
+    Time duration;
     Time start, end;
     int64_t stream = 0;
     std::size_t event = 0;  // index in traceEvents
 };
 
-Time microseconds(const json& v, const std::string& file, const std::string& field) {
-    // The simulated clock holds 2^63 ps, about 106 days.
-    if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() < 9.2e12))
-        throw InputError(SourceLocation{file, 0, 0}, field, "a time in microseconds from 0 to 106 days",
+// The simulated clock holds 2^63 ps, about 106 days.
+constexpr double kMaxMicroseconds = 9.2e12;
+
+// A timestamp in microseconds: Kineto writes them since the Unix epoch
+// (1.7e15 us), beyond what the clock holds, so kernels keep them as read
+// and start from the earliest one.
+double timestamp(const json& v, const std::string& file, const std::string& field) {
+    if (!v.is_number() || !(v.get<double>() >= 0))
+        throw InputError(SourceLocation{file, 0, 0}, field, "a time in microseconds that is not negative",
                          v.is_null() ? "nothing" : v.dump());
-    return Time::from_ps(std::llround(v.get<double>() * 1e6));
+    return v.get<double>();
+}
+
+Time microseconds(double us, const std::string& file, const std::string& field, const json& found,
+                  const char* expected = "a time in microseconds within 106 days") {
+    if (!(us >= 0 && us < kMaxMicroseconds)) throw InputError(SourceLocation{file, 0, 0}, field, expected, found.dump());
+    return Time::from_ps(std::llround(us * 1e6));
 }
 
 // PyTorch's dtype names in record_param_comms args (c10::ScalarType names).
@@ -84,13 +97,24 @@ ImportedProgram import_kineto_rank(const json& doc, const std::string& file) {
         if (cat != "kernel" && cat != "gpu_memcpy" && cat != "gpu_memset") continue;
         const std::string at = fmt::format("traceEvents[{}]", i);
         Kernel k;
-        k.start = microseconds(e.value("ts", json()), file, at + ".ts");
-        k.end = k.start + microseconds(e.value("dur", json()), file, at + ".dur");
+        k.ts = timestamp(e.value("ts", json()), file, at + ".ts");
+        const json dur = e.value("dur", json());
+        k.duration = microseconds(timestamp(dur, file, at + ".dur"), file, at + ".dur", dur);
         const json args = e.value("args", json::object());
         k.stream = args.contains("stream") && args["stream"].is_number_integer() ? args["stream"].get<int64_t>()
                                                                                 : e.value("tid", int64_t{0});
         k.event = i;
         kernels.push_back(k);
+    }
+    double first = 0;
+    for (std::size_t i = 0; i < kernels.size(); ++i) first = i ? std::min(first, kernels[i].ts) : kernels[i].ts;
+    for (Kernel& k : kernels) {
+        const std::string at = fmt::format("traceEvents[{}]", k.event);
+        k.start = microseconds(k.ts - first, file, at + ".ts", k.ts, "a start within 106 days of the first kernel's");
+        if (k.duration.ps() > INT64_MAX - k.start.ps())
+            throw InputError(SourceLocation{file, 0, 0}, at + ".dur", "kernels that end within 106 days of the first",
+                             json(k.duration.us()).dump());
+        k.end = k.start + k.duration;
     }
     std::stable_sort(kernels.begin(), kernels.end(), [](const Kernel& a, const Kernel& b) {
         return a.start < b.start || (a.start == b.start && a.stream < b.stream);
