@@ -45,6 +45,11 @@ std::vector<RankTiming> read_replay_timings(const std::string& text, const std::
     } catch (const json::parse_error& e) {
         throw InputError(position(text, e.byte > 0 ? e.byte - 1 : 0, name), "json", "a replay's JSON report",
                          "malformed JSON");
+    } catch (const json::out_of_range& e) {  // a number no double holds: "number overflow parsing '1e400'"
+        const std::string what = e.what();
+        const auto quote = what.find('\'');
+        throw InputError(SourceLocation{name, 0, 0}, "json", "numbers within a double's range",
+                         quote == std::string::npos ? what : what.substr(quote));
     }
     if (doc.contains("hang"))
         throw InputError(SourceLocation{name, 0, 0}, "hang", "a replay that finished",

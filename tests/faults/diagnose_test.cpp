@@ -8,9 +8,10 @@
 
 #include "sim/core/error.hpp"
 #include "sim/faults/diagnose.hpp"
+#include "sim/faults/replay_timings.hpp"
 #include "sim/hw/topology_loader.hpp"
-#include "tests/support/run_cli.hpp"
 #include "tests/support/input_error.hpp"
+#include "tests/support/run_cli.hpp"
 
 using namespace collsim;
 
@@ -140,4 +141,11 @@ TEST_CASE("collsim diagnose names the late rank and rejects a broken CSV") {
     auto bad = collsim::test::run_cli("diagnose tests/data/timings/bad-time.csv");
     CHECK(bad.exit_code == 2);
     CHECK_THAT(bad.err, Catch::Contains("tests/data/timings/bad-time.csv:3:5: enter_us: expected a time in microseconds, found 'ten'"));
+}
+
+TEST_CASE("a replay report with a number no double holds is bad input, not an internal error") {
+    CHECK_THAT(test::input_error_of([] { read_replay_timings(R"({"collectives": [{"step": 1e400}]})", "r.json"); }),
+               Catch::Contains("r.json: json: expected numbers within a double's range, found '1e400'"));
+    CHECK_THAT(test::input_error_of([] { read_replay_timings(R"({"collectives": [)", "r.json"); }),
+               Catch::Contains("r.json:1:18: json: expected a replay's JSON report, found malformed JSON"));
 }
