@@ -46,6 +46,9 @@ bool parse_number(const std::string& s, double& out) {
 }
 
 constexpr std::array<const char*, 4> kColumns{"rank", "collective", "enter_us", "exit_us"};
+// Bounds on the two integer columns: 2^24 ranks is far beyond any job, and
+// collective indices stay exact in a double below 2^53.
+constexpr std::array<double, 2> kWholeBelow{16'777'216.0, 9'007'199'254'740'992.0};
 }  // namespace
 
 std::vector<RankTiming> read_rank_timings_csv(const std::string& text, const std::string& name) {
@@ -74,6 +77,11 @@ std::vector<RankTiming> read_rank_timings_csv(const std::string& text, const std
             if (!errors.empty()) throw InputErrors(std::move(errors));
             continue;
         }
+        if (in.eof()) {  // the last row, with no line break: a file cut inside it reads as a shorter number
+            errors.emplace_back(SourceLocation{name, line_no, static_cast<int>(line.size()) + 1}, "row",
+                                "a line break after the last row (is the file cut short?)", "the end of the file");
+            break;
+        }
         std::array<double, 4> v{};
         bool ok = true;
         for (std::size_t k = 0; k < kColumns.size(); ++k) {
@@ -88,6 +96,11 @@ std::vector<RankTiming> read_rank_timings_csv(const std::string& text, const std
             if (!parse_number(cells[c].text, v[k]) || (whole && (v[k] < 0 || v[k] != std::floor(v[k])))) {
                 errors.emplace_back(SourceLocation{name, line_no, cells[c].column}, kColumns[k],
                                     whole ? "a non-negative integer" : "a time in microseconds",
+                                    fmt::format("'{}'", cells[c].text));
+                ok = false;
+            } else if (whole && v[k] >= kWholeBelow[k]) {
+                errors.emplace_back(SourceLocation{name, line_no, cells[c].column}, kColumns[k],
+                                    fmt::format("a non-negative integer below {:.0f}", kWholeBelow[k]),
                                     fmt::format("'{}'", cells[c].text));
                 ok = false;
             }

@@ -32,6 +32,11 @@ Measurement parse_nccl_csv(const std::string& text, const std::string& name) {
         const int n = static_cast<int>(i) + 1;
         const std::string_view s = trim(lines[i]);
         if (s.empty()) continue;
+        // A file cut short ends inside its last row, whose cut last field
+        // still reads as a number: a row must end with its line break.
+        if (i + 1 == lines.size() && s.front() != '#' && !text.empty() && text.back() != '\n')
+            throw InputError(SourceLocation{name, n, static_cast<int>(lines[i].size()) + 1}, "row",
+                             "a line break after the last row (is the file cut short?)", "the end of the file");
         if (s.front() == '#') {
             const auto colon = s.find(':');
             if (header_line == 0 && colon != std::string_view::npos) {

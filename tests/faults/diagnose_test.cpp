@@ -114,6 +114,9 @@ TEST_CASE("rank timing CSV errors name the line, column and field") {
              Case{"rank,collective,enter_us,exit_us\n0,1,20,9\n", "t.csv:2:8: exit_us: expected a time no earlier"},
              Case{"rank,collective,enter_us,exit_us\n0,1,20\n", "t.csv:2:7: exit_us: expected a value in every column"},
              Case{"rank,collective,enter_us,exit_us\n-1,1,2,3\n", "t.csv:2:1: rank: expected a non-negative integer"},
+             Case{"rank,collective,enter_us,exit_us\n0,1,2,30", "t.csv:2:9: row: expected a line break after the last row"},
+             Case{"rank,collective,enter_us,exit_us\n99999999999999999999,1,2,3\n",
+                  "t.csv:2:1: rank: expected a non-negative integer below 16777216, found '99999999999999999999'"},
              Case{"", "header: expected a header row, found an empty file"},
              Case{"rank,collective,enter_us,exit_us\n", "rows: expected at least one timing row, found none"},
          }) {

@@ -173,6 +173,9 @@ TEST_CASE("broken logs are rejected with the line of the problem") {
                                         "'67x.45'"},
              Case{"bad/csv-header.csv", "csv-header.csv:6:1: CSV header: expected 'size_bytes,count,"},
              Case{"bad/csv-cut-row.csv", "csv-cut-row.csv:9:1: row: expected 10 fields like the header, found 5"},
+             // Cut inside the last field: every field is there and reads as a number, but no line break follows.
+             Case{"bad/csv-cut-field.csv", "csv-cut-field.csv:9:57: row: expected a line break after the last row (is "
+                                           "the file cut short?), found the end of the file"},
              Case{"bad/csv-bad-number.csv", "csv-bad-number.csv:8:21: oop_time_us: expected a number"},
              Case{"bad/csv-empty-row.csv", "csv-empty-row.csv:9:26: row: expected at least one time or bandwidth"},
              Case{"bad/csv-unsupported.csv", "csv-unsupported.csv:2:1: collective: expected a collective collsim "
