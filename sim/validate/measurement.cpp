@@ -141,6 +141,11 @@ void check_measurement(const Measurement& m, CollOp op, int ranks) {
                                  fmt::format("{} elements, {} B: the log is not from {} on {} ranks", *row.count,
                                              expect, to_string(op), ranks));
         }
+        // A collective takes at least a nanosecond: below it, a figure is a
+        // typo or an overflow (a busbw of 1e308), and errors relative to it are not numbers.
+        if (const auto t = measured_time_us(row, op, ranks); t && *t < 1e-3)
+            throw InputError(at, "time", "at least 1 ns (a busbw or algbw that a collective can reach)",
+                             fmt::format("{:g} us", *t));
         for (const auto& r : row.result) {
             if (!r.algbw_GBps || !r.busbw_GBps || *r.algbw_GBps < 1.0) continue;
             const double tol = kPrintedHalfUnit * (1 + factor) + 1e-4 * *r.busbw_GBps + 1e-9;

@@ -196,6 +196,14 @@ TEST_CASE("rows that contradict the collective or the rank count are rejected") 
     // The same all_gather table read as an all_reduce does not add up either.
     CHECK_THAT(check_error(sample("old-layout-allgather.log"), CollOp::allreduce, 4),
                Catch::Contains("found 2 elements, 8 B: the log is not from allreduce on 4 ranks"));
+    // A bandwidth no collective reaches gives a time that is not one (and errors that are not numbers).
+    const Measurement absurd = parse_measurement(
+        "size_bytes,count,type,redop,oop_time_us,oop_algbw_GBps,oop_busbw_GBps,ip_time_us,ip_algbw_GBps,"
+        "ip_busbw_GBps\n1024,,float,sum,,,,,,1e308\n",
+        "b.csv");
+    CHECK_THAT(check_error(absurd, CollOp::allreduce, 8),
+               Catch::Contains("b.csv:2:1: time: expected at least 1 ns (a busbw or algbw that a collective can "
+                               "reach), found 1.792e-308 us"));
 }
 
 TEST_CASE("published nccl-tests logs read (skipped when ../shared/real-inputs is absent)") {
