@@ -1,7 +1,10 @@
 #include "sim/core/yaml_fields.hpp"
 
 #include <iterator>
+#include <map>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "sim/core/text_file.hpp"
 
@@ -137,13 +140,44 @@ std::optional<Bandwidth> YamlFields::bandwidth(const YAML::Node& map, const std:
                              "a bandwidth like '400Gb/s' or '50GB/s'");
 }
 
+namespace {
+// yaml-cpp keeps both pairs of a mapping whose key repeats, and a lookup
+// finds the first: the second value would be ignored without a word.
+void reject_duplicate_keys(const YAML::Node& n, const std::string& path, const std::string& name, int depth) {
+    // Deeper than any input of ours; an alias of its own ancestor never ends.
+    constexpr int kMaxDepth = 256;
+    if (depth > kMaxDepth)
+        throw InputError(SourceLocation{name, n.Mark().line + 1, n.Mark().column + 1}, path,
+                         fmt::format("YAML nested at most {} deep", kMaxDepth), "deeper nesting");
+    if (n.IsSequence())
+        for (std::size_t i = 0; i < n.size(); ++i)
+            reject_duplicate_keys(n[i], fmt::format("{}[{}]", path, i), name, depth + 1);
+    if (!n.IsMap()) return;
+    std::map<std::string, int> first_line;
+    for (const auto& kv : n) {
+        const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
+        const std::string field = path.empty() ? key : path + "." + key;
+        if (kv.first.IsScalar()) {
+            const auto [it, fresh] = first_line.emplace(key, kv.first.Mark().line + 1);
+            if (!fresh)
+                throw InputError(SourceLocation{name, kv.first.Mark().line + 1, kv.first.Mark().column + 1}, field,
+                                 "each key once in a mapping", fmt::format("it again (first at line {})", it->second));
+        }
+        reject_duplicate_keys(kv.second, field, name, depth + 1);
+    }
+}
+}  // namespace
+
 YAML::Node load_yaml_text(const std::string& text, const std::string& name) {
+    YAML::Node doc;
     try {
-        return YAML::Load(text);
+        doc = YAML::Load(text);
     } catch (const YAML::ParserException& e) {
         throw InputError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "yaml", "well-formed YAML",
                          e.msg);
     }
+    reject_duplicate_keys(doc, "", name, 0);
+    return doc;
 }
 
 YAML::Node load_yaml_file(const std::string& path) { return load_yaml_text(read_text_file(path), path); }

@@ -49,6 +49,14 @@ TEST_CASE("malformed YAML names the position") {
     CHECK_THAT(msg, Catch::Contains("well-formed YAML"));
 }
 
+TEST_CASE("a key given twice in a mapping is rejected, not read as its first value") {
+    CHECK_THAT(error_of("name: x\ndevices:\n  - {name: g0, kind: gpu, kind: nic}\nlinks: []\nname: y\n"),
+               Catch::Contains("t.yaml:3:27: devices[0].kind: expected each key once in a mapping, found it again "
+                               "(first at line 3)"));
+    CHECK_THAT(error_of("name: x\ndevices: []\nname: y\n"),
+               Catch::Contains("t.yaml:3:1: name: expected each key once in a mapping, found it again (first at line 1)"));
+}
+
 TEST_CASE("an unknown device kind is rejected with the choices") {
     auto msg = error_of("name: x\ndevices:\n  - {name: g0, kind: tpu}\nlinks: []\n");
     CHECK_THAT(msg, Catch::Contains("t.yaml:3:22: devices[0].kind: expected one of gpu"));
