@@ -1,5 +1,6 @@
 #include "sim/core/text_file.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -8,11 +9,18 @@
 namespace collsim {
 
 std::string read_text_file(const std::string& path) {
+    // A directory opens as an empty stream on Linux and would read as an empty file.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "a directory");
     std::ifstream in(path);
     if (!in) throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "it cannot be opened");
     std::stringstream ss;
     ss << in.rdbuf();
-    return ss.str();
+    std::string text = ss.str();
+    // Editors on Windows start UTF-8 files with a byte order mark; it is not content.
+    if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
+    return text;
 }
 
 }  // namespace collsim

@@ -1,11 +1,10 @@
 #include "sim/replay/trace_loader.hpp"
 
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 
+#include "sim/core/text_file.hpp"
 #include "sim/replay/communicator_rules.hpp"
 #include "sim/replay/op_reader.hpp"
 #include "sim/replay/trace_check.hpp"
@@ -229,12 +228,6 @@ Trace parse_trace(const std::string& text, const std::string& name) {
     return t;
 }
 
-Trace load_trace(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "it cannot be opened");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_trace(ss.str(), path);
-}
+Trace load_trace(const std::string& path) { return parse_trace(read_text_file(path), path); }
 
 }  // namespace collsim

@@ -4,12 +4,12 @@
 #include <array>
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/core/text_file.hpp"
 #include "sim/validate/nccl_csv_reader.hpp"
 #include "sim/validate/nccl_log_reader.hpp"
 #include "sim/validate/text_fields.hpp"
@@ -37,13 +37,7 @@ constexpr double kPrintedHalfUnit = 0.005;
 
 }  // namespace
 
-Measurement read_measurement(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(SourceLocation{path, 0, 0}, "file", "a readable nccl-tests log or CSV", "it cannot be opened");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_measurement(ss.str(), path);
-}
+Measurement read_measurement(const std::string& path) { return parse_measurement(read_text_file(path), path); }
 
 Measurement parse_measurement(const std::string& text, const std::string& name) {
     return looks_like_csv(text) ? parse_nccl_csv(text, name) : parse_nccl_log(text, name);
