@@ -4,25 +4,12 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/error.hpp"
+#include "sim/core/json_input.hpp"
 
 namespace collsim {
 
 namespace {
 using nlohmann::json;
-
-// Line and column of a byte offset, for nlohmann's parse errors.
-SourceLocation position(const std::string& text, std::size_t byte, const std::string& name) {
-    int line = 1, column = 1;
-    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return SourceLocation{name, line, column};
-}
 
 const json& field(const json& j, const char* key, const std::string& path, const std::string& name,
                   bool (json::*is)() const, const char* expected) {
@@ -39,18 +26,7 @@ bool looks_like_json(const std::string& text) {
 }
 
 std::vector<RankTiming> read_replay_timings(const std::string& text, const std::string& name) {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw InputError(position(text, e.byte > 0 ? e.byte - 1 : 0, name), "json", "a replay's JSON report",
-                         "malformed JSON");
-    } catch (const json::out_of_range& e) {  // a number no double holds: "number overflow parsing '1e400'"
-        const std::string what = e.what();
-        const auto quote = what.find('\'');
-        throw InputError(SourceLocation{name, 0, 0}, "json", "numbers within a double's range",
-                         quote == std::string::npos ? what : what.substr(quote));
-    }
+    const json doc = parse_json_input(text, name, "a replay's JSON report");
     if (doc.contains("hang"))
         throw InputError(SourceLocation{name, 0, 0}, "hang", "a replay that finished",
                          "a hang report: no collective timings to diagnose");

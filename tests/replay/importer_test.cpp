@@ -177,6 +177,7 @@ TEST_CASE("every import error names the file and the field") {
                   "workload_graph[0].comm_type: expected a collective collsim runs"},
              Case{R"({"workload_graph": [{"Id": 1, "NodeType": 5, "comm_size": 8, )" + node + "}]}",
                   "workload_graph[0].comm_dst: expected an integer that is not negative, found nothing"},
+             Case{R"({"traceEvents": [{"ph": "X", "dur": 1e400}]})", "json: expected numbers within a double's range, found '1e400'"},
              Case{R"({"traceEvents": {}})", "traceEvents: expected a list of events"},
              Case{R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "dur": 2}]})",
                   "traceEvents[0].ts: expected a time in microseconds that is not negative, found nothing"},
@@ -191,6 +192,9 @@ TEST_CASE("every import error names the file and the field") {
         INFO(c.content);
         CHECK_THAT(error_of(c.content), Catch::Contains(file + ": " + c.expect));
     }
+    // A file named .json is read as JSON: its syntax errors are JSON's, with their place.
+    CHECK_THAT(error_of("{\"traceEvents\": [\n  {\"ph\": }"),
+               Catch::Contains(file + ":2:10: json: expected a Chakra or Kineto JSON trace, found malformed JSON"));
     // Two files of one rank; a directory of something else; a broken gzip file.
     fs::remove(file);
     const std::string kineto = R"({"distributedInfo": {"rank": 0, "world_size": 2}, "traceEvents": []})";

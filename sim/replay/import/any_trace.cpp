@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/core/json_input.hpp"
 #include "sim/replay/import/chakra_json.hpp"
 #include "sim/replay/import/input_file.hpp"
 #include "sim/replay/import/kineto_json.hpp"
@@ -20,11 +21,16 @@ using nlohmann::json;
 
 enum class Format { native, chakra, kineto };
 
-Format format_of(const std::string& text, json& doc) {
+Format format_of(const std::string& text, const std::string& name, json& doc) {
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first == std::string::npos || text[first] != '{') return Format::native;
-    doc = json::parse(text, nullptr, false);
-    if (doc.is_discarded()) return Format::native;  // the YAML reader reports where it breaks
+    // A file named as JSON is read as JSON, so its errors are JSON's; a
+    // native trace may also open with '{' (YAML's flow style): the YAML
+    // reader reports where that breaks.
+    if (name.ends_with(".json") || name.ends_with(".json.gz"))
+        doc = parse_json_input(text, name, "a Chakra or Kineto JSON trace");
+    else doc = json::parse(text, nullptr, false);
+    if (doc.is_discarded()) return Format::native;
     if (is_chakra_json(doc)) return Format::chakra;
     if (is_kineto_json(doc)) return Format::kineto;
     return Format::native;
@@ -50,7 +56,7 @@ Trace import_files(const std::vector<std::string>& files, const std::string& sou
     std::optional<Format> format;
     for (const std::string& file : files) {
         json doc;
-        const Format f = format_of(read_input_file(file), doc);
+        const Format f = format_of(read_input_file(file), file, doc);
         if (f == Format::native || (format && f != *format))
             throw InputError(SourceLocation{file, 0, 0}, "file",
                              "a Chakra or Kineto JSON trace like the other files of " + source, "another format");
@@ -94,7 +100,7 @@ Trace load_any_trace(const std::string& path) {
     if (fs::is_directory(path, ec)) return import_files(directory_files(path), path);
     const std::string text = read_input_file(path);
     json doc;
-    switch (format_of(text, doc)) {
+    switch (format_of(text, path, doc)) {
         case Format::native: return parse_trace(text, path);
         case Format::kineto: return import_files({path}, path);
         case Format::chakra: return import_files(chakra_siblings(path), path);

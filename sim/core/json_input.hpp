@@ -1,0 +1,14 @@
+#pragma once
+// JSON inputs (replay reports, Chakra and Kineto traces) read with errors
+// that name the line and column, as the YAML and CSV readers' do.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace collsim {
+
+// Parses `text`; malformed JSON, or a number no double holds (1e400), is an
+// InputError at its place in `name`, field "json", saying `expected`.
+nlohmann::json parse_json_input(const std::string& text, const std::string& name, const std::string& expected);
+
+}  // namespace collsim
