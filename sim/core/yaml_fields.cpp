@@ -143,15 +143,21 @@ std::optional<Bandwidth> YamlFields::bandwidth(const YAML::Node& map, const std:
 namespace {
 // yaml-cpp keeps both pairs of a mapping whose key repeats, and a lookup
 // finds the first: the second value would be ignored without a word.
-void reject_duplicate_keys(const YAML::Node& n, const std::string& path, const std::string& name, int depth) {
+void reject_duplicate_keys(const YAML::Node& n, const std::string& path, const std::string& name, int depth,
+                           std::size_t& visited) {
     // Deeper than any input of ours; an alias of its own ancestor never ends.
     constexpr int kMaxDepth = 256;
-    if (depth > kMaxDepth)
+    // Aliases of aliases multiply ("billion laughs"): a bound on the nodes
+    // walked, far above any input of ours, keeps that from running for ever.
+    constexpr std::size_t kMaxNodes = 10'000'000;
+    if (depth > kMaxDepth || ++visited > kMaxNodes)
         throw InputError(SourceLocation{name, n.Mark().line + 1, n.Mark().column + 1}, path,
-                         fmt::format("YAML nested at most {} deep", kMaxDepth), "deeper nesting");
+                         fmt::format("YAML nested at most {} deep, with at most {} nodes once aliases are expanded",
+                                     kMaxDepth, kMaxNodes),
+                         depth > kMaxDepth ? "deeper nesting" : "more nodes");
     if (n.IsSequence())
         for (std::size_t i = 0; i < n.size(); ++i)
-            reject_duplicate_keys(n[i], fmt::format("{}[{}]", path, i), name, depth + 1);
+            reject_duplicate_keys(n[i], fmt::format("{}[{}]", path, i), name, depth + 1, visited);
     if (!n.IsMap()) return;
     std::map<std::string, int> first_line;
     for (const auto& kv : n) {
@@ -163,7 +169,7 @@ void reject_duplicate_keys(const YAML::Node& n, const std::string& path, const s
                 throw InputError(SourceLocation{name, kv.first.Mark().line + 1, kv.first.Mark().column + 1}, field,
                                  "each key once in a mapping", fmt::format("it again (first at line {})", it->second));
         }
-        reject_duplicate_keys(kv.second, field, name, depth + 1);
+        reject_duplicate_keys(kv.second, field, name, depth + 1, visited);
     }
 }
 }  // namespace
@@ -176,7 +182,8 @@ YAML::Node load_yaml_text(const std::string& text, const std::string& name) {
         throw InputError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "yaml", "well-formed YAML",
                          e.msg);
     }
-    reject_duplicate_keys(doc, "", name, 0);
+    std::size_t visited = 0;
+    reject_duplicate_keys(doc, "", name, 0, visited);
     return doc;
 }
 

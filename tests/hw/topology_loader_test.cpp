@@ -55,6 +55,9 @@ TEST_CASE("a key given twice in a mapping is rejected, not read as its first val
                                "(first at line 3)"));
     CHECK_THAT(error_of("name: x\ndevices: []\nname: y\n"),
                Catch::Contains("t.yaml:3:1: name: expected each key once in a mapping, found it again (first at line 1)"));
+    const std::string deep = "name: x\nlinks: " + std::string(300, '[') + std::string(300, ']') + "\n";
+    CHECK_THAT(error_of(deep), Catch::Contains("expected YAML nested at most 256 deep") &&
+                                   Catch::Contains("found deeper nesting"));
 }
 
 TEST_CASE("an unknown device kind is rejected with the choices") {
