@@ -1,5 +1,6 @@
 #include "sim/core/decimal.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace collsim {
@@ -27,6 +28,20 @@ std::optional<SplitQuantity> split_quantity(std::string_view text) {
         }
     }
     if (!digits) return std::nullopt;
+    // An exponent: 'e' or 'E', a sign maybe, then digits ("1e-3", not the
+    // unit "EiB").
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        size_t j = i + 1;
+        const bool minus = j < text.size() && text[j] == '-';
+        if (j < text.size() && (text[j] == '-' || text[j] == '+')) ++j;
+        if (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) {
+            int exponent = 0;
+            for (; j < text.size() && std::isdigit(static_cast<unsigned char>(text[j])); ++j)
+                exponent = std::min(exponent * 10 + (text[j] - '0'), 100'000);  // far past any scale: overflow or 0
+            d.decimals += minus ? exponent : -exponent;
+            i = j;
+        }
+    }
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
     size_t end = text.size();
     while (end > i && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
@@ -34,9 +49,19 @@ std::optional<SplitQuantity> split_quantity(std::string_view text) {
 }
 
 std::optional<int64_t> scale_decimal(const Decimal& d, int64_t scale, int64_t divisor) {
+    // Kept within 128 bits: with a mantissa below 2^63 and the units' scales
+    // (below 2^52) and divisors (at most 8), 36 decimal places round any
+    // value to zero, and a product past INT64_MAX x divisor overflows the
+    // result, so multiplying stops there.
+    if (d.mantissa == 0 || d.decimals > 36) return 0;
+    if (d.decimals < -38) return std::nullopt;
     __int128 num = static_cast<__int128>(d.mantissa) * scale;
     __int128 den = divisor;
     for (int k = 0; k < d.decimals; ++k) den *= 10;
+    for (int k = 0; k < -d.decimals; ++k) {
+        if (num > static_cast<__int128>(INT64_MAX) * den) return std::nullopt;
+        num *= 10;
+    }
     __int128 v = (num + den / 2) / den;
     if (v > INT64_MAX) return std::nullopt;
     int64_t r = static_cast<int64_t>(v);

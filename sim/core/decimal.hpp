@@ -10,7 +10,7 @@ namespace collsim {
 
 struct Decimal {
     int64_t mantissa = 0;  // value = mantissa * 10^-decimals
-    int decimals = 0;
+    int decimals = 0;      // below zero after an exponent: "4e3" is 4 with -3
     bool negative = false;
 };
 
@@ -19,7 +19,8 @@ struct SplitQuantity {
     std::string_view unit;
 };
 
-// Splits "  1.5 us" into {1.5, "us"}; nullopt if no number leads the text.
+// Splits "  1.5 us" into {1.5, "us"}, "2.5e-3s" into {0.0025, "s"}; nullopt
+// if no number leads the text.
 std::optional<SplitQuantity> split_quantity(std::string_view text);
 
 // number * scale / divisor, rounded to nearest; nullopt on overflow.

@@ -15,6 +15,16 @@ TEST_CASE("human time units parse exactly to picoseconds") {
     CHECK(parse_time(" 1.5 us ") == 1500_ns);
 }
 
+TEST_CASE("times take an exponent, exactly, and say when one is too large") {
+    CHECK(parse_time("2.5e-3s") == Time::from_ps(2'500'000'000));
+    CHECK(parse_time("1e2ms") == 100_ms);
+    CHECK(parse_time("1E+3ns") == 1_us);
+    CHECK(parse_time("3e-400s") == Time{});
+    CHECK_THROWS_WITH(parse_time("1e20ms"), Catch::Contains("a time that fits in 106 days"));
+    CHECK_THROWS_WITH(parse_time("1e400s"), Catch::Contains("a time that fits in 106 days"));
+    CHECK_THROWS_WITH(parse_time("1e-ms"), Catch::Contains("a time unit"));  // no digits: 'e-ms' is the unit
+}
+
 TEST_CASE("a time without a known unit is rejected") {
     CHECK_THROWS_AS(parse_time("5"), std::invalid_argument);
     CHECK_THROWS_AS(parse_time("5 parsecs"), std::invalid_argument);

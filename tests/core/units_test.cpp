@@ -24,6 +24,8 @@ TEST_CASE("sizes follow nccl-tests: K, M, G are powers of two") {
     CHECK(parse_size("1MiB").count() == 1 << 20);
     CHECK(parse_size("1G").count() == 1 << 30);
     CHECK(parse_size("2KB").count() == 2000);
+    CHECK(parse_size("1e6").count() == 1'000'000);
+    CHECK(parse_size("1.5e3KB").count() == 1'500'000);
     CHECK_THROWS_AS(parse_size("1Q"), std::invalid_argument);
     CHECK_THROWS_AS(parse_size("-1K"), std::invalid_argument);
     CHECK_THROWS_AS(parse_size("lots"), std::invalid_argument);
