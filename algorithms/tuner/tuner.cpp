@@ -53,7 +53,7 @@ std::optional<std::string> algorithm_for(NcclFamily f) {
 std::optional<TunedChoice> tune(const CommShape& shape, CollOp op, Bytes bytes, const std::string& algo,
                                 const std::string& proto, const std::function<bool(const std::string&)>& usable,
                                 const ProtoSwitches& protos) {
-    if (op == CollOp::alltoall || op == CollOp::sendrecv) return tune_p2p(op, algo, proto);
+    if (is_point_to_point(op)) return tune_p2p(op, algo, proto);
     const AlgorithmInfo* fixed = algo == "auto" ? nullptr : find_algorithm(algo);
     TunedChoice t;
     t.costs = nccl_costs(shape, op, bytes.count());

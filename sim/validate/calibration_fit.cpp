@@ -119,13 +119,17 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
     });
     const bool sees_p2p = std::any_of(data.begin(), data.end(), [](const Dataset* d) { return is_point_to_point(d->op); });
     std::vector<BoxParameter> params;
-    const auto ceiling = efficiency_ceiling(data, machines);
-    for (std::size_t k = 0; k < 3; ++k) {
-        const double e = std::clamp(base.bandwidth_efficiency[k], kMinEfficiencyFactor, ceiling[k]);
-        const double lo = sees_collectives ? kMinEfficiencyFactor : e, hi = sees_collectives ? ceiling[k] : e;
+    // A bandwidth factor, fitted in log and up to `ceiling` where rows see it, else fixed at its start.
+    auto add_factor = [&](std::string name, double start, double ceiling, bool seen) {
+        const double e = std::clamp(start, kMinEfficiencyFactor, ceiling);
+        const double lo = seen ? kMinEfficiencyFactor : e, hi = seen ? ceiling : e;
         params.push_back({std::log(e), std::log(lo), std::log(hi), 1e-3, kBandwidthPriorSd});
-        out.parameters.push_back({fmt::format("{} bandwidth factor", kClassNames[k]), e, e, lo, hi, true});
-    }
+        out.parameters.push_back({std::move(name), e, e, lo, hi, true});
+    };
+    const auto ceiling = efficiency_ceiling(data, machines);
+    for (std::size_t k = 0; k < 3; ++k)
+        add_factor(fmt::format("{} bandwidth factor", kClassNames[k]), base.bandwidth_efficiency[k], ceiling[k],
+                   sees_collectives);
     for (std::size_t k = 0; k < 3; ++k) {
         // No per-step latency of a protocol in use may go below zero.
         double lowest = kMaxHopIncreaseUs;
@@ -136,12 +140,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
         out.parameters.push_back({fmt::format("{} per-step latency change (us)", kClassNames[k]), d, d, -lowest,
                                   kMaxHopIncreaseUs, true});
     }
-    {
-        const double e = std::clamp(base.p2p_bandwidth_efficiency, kMinEfficiencyFactor, kMaxEfficiencyFactor);
-        const double lo = sees_p2p ? kMinEfficiencyFactor : e, hi = sees_p2p ? kMaxEfficiencyFactor : e;
-        params.push_back({std::log(e), std::log(lo), std::log(hi), 1e-3, kBandwidthPriorSd});
-        out.parameters.push_back({"point-to-point bandwidth factor", e, e, lo, hi, true});
-    }
+    add_factor("point-to-point bandwidth factor", base.p2p_bandwidth_efficiency, kMaxEfficiencyFactor, sees_p2p);
     for (const auto& key : layout.bases) {
         auto it = base.base_latency.find(key);
         const double b = it != base.base_latency.end() ? it->second.us() : nccl_protocol(key.first, key.second)->base_latency.us();

@@ -20,7 +20,7 @@ namespace {
 void follow_nccl_env(Dataset& d, const SourceLocation& declared_at) {
     NcclSelection env = nccl_selection(d.measurement.nccl_env, d.op);
     // AllToAll and SendRecv are point-to-point sends in NCCL: its tuner's algorithms do not apply.
-    if (d.op == CollOp::alltoall || d.op == CollOp::sendrecv) {
+    if (is_point_to_point(d.op)) {
         env.algo = "auto";
         env.disabled.clear();
         env.enabled.clear();

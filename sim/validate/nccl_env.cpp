@@ -10,6 +10,7 @@
 
 #include "algorithms/algorithm.hpp"
 #include "algorithms/tuner/tuner.hpp"
+#include "sim/core/name_table.hpp"
 #include "sim/exec/protocol.hpp"
 #include "sim/validate/text_fields.hpp"
 
@@ -37,7 +38,7 @@ bool value_char(char c) {
 }
 
 // NCCL_ALGO's names (src/include/nccl_common.h, matched without case) and the NCCL family each runs.
-constexpr std::array<std::pair<std::string_view, NcclFamily>, 7> kNcclAlgos{{
+constexpr NameTable<NcclFamily, 7> kNcclAlgos{{
     {"tree", NcclFamily::tree},
     {"ring", NcclFamily::ring},
     {"collnetdirect", NcclFamily::collnet_direct},
@@ -47,18 +48,9 @@ constexpr std::array<std::pair<std::string_view, NcclFamily>, 7> kNcclAlgos{{
     {"pat", NcclFamily::pat},
 }};
 
-// The entry of one of NCCL's name tables a text names (without case); null if none.
-template <typename T, std::size_t N>
-const T* named_in(const std::array<std::pair<std::string_view, T>, N>& table, std::string_view text) {
-    const std::string lower = lower_case(text);
-    for (const auto& [name, value] : table)
-        if (name == lower) return &value;
-    return nullptr;
-}
-
 // collsim's algorithm for one of NCCL_ALGO's names.
 std::string algorithm_named(std::string_view nccl_name, const NcclSetting& s) {
-    const NcclFamily* family = named_in(kNcclAlgos, nccl_name);
+    const auto family = value_in(kNcclAlgos, lower_case(nccl_name));
     if (!family)
         throw InputError(s.at, s.name, "NCCL algorithms: Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT",
                          fmt::format("'{}'", nccl_name));
@@ -69,7 +61,7 @@ std::string algorithm_named(std::string_view nccl_name, const NcclSetting& s) {
 
 // NCCL's collective functions as NCCL_ALGO and NCCL_PROTO prefix their lists
 // (ncclFuncStr, matched without case).
-constexpr std::array<std::pair<std::string_view, CollOp>, 5> kNcclFunctions{{
+constexpr NameTable<CollOp, 5> kNcclFunctions{{
     {"broadcast", CollOp::broadcast},
     {"reduce", CollOp::reduce},
     {"allgather", CollOp::allgather},
@@ -100,7 +92,7 @@ std::string_view list_for(const NcclSetting& s, CollOp op) {
                                  fmt::format("'{}'", entry.text));
             out = entry.text;
         } else {
-            const CollOp* function = named_in(kNcclFunctions, entry.text.substr(0, colon));
+            const auto function = value_in(kNcclFunctions, lower_case(entry.text.substr(0, colon)));
             if (!function)
                 throw InputError(in_value(s, entry.column - 1), s.name,
                                  "a function prefix: Broadcast, Reduce, AllGather, ReduceScatter or AllReduce",
@@ -129,10 +121,6 @@ void check_agree(const std::vector<NcclSetting>& settings) {
 }
 
 }  // namespace
-
-void add_once(std::vector<std::string>& v, const std::string& name) {
-    if (std::find(v.begin(), v.end(), name) == v.end()) v.push_back(name);
-}
 
 std::vector<NcclSetting> nccl_settings_in(std::string_view text, const std::string& file, int line, int first_column) {
     std::vector<NcclSetting> out;
@@ -189,7 +177,7 @@ NcclSelection nccl_selection(const std::vector<NcclSetting>& settings, CollOp op
                 const auto kind = proto_kind_from(lower_case(n.text));
                 if (!kind)
                     throw InputError(s.at, s.name, "NCCL protocols: LL, LL128, Simple", fmt::format("'{}'", n.text));
-                if (std::find(named.begin(), named.end(), *kind) == named.end()) named.push_back(*kind);
+                add_once(named, *kind);
             }
             if (exclude) {
                 out.protos.disabled = named;

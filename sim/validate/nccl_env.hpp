@@ -4,8 +4,10 @@
 // (a ^list) algorithms and protocols, NCCL_NVLS_ENABLE=0 turns NVLS off, NCCL_COLLNET_ENABLE=1 turns
 // CollNet on. The CSV form states them on its '# env:' line, NCCL's own log
 // ('NCCL INFO NCCL_ALGO set by environment to Ring') in raw nccl-tests output.
+#include <algorithm>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms/tuner/tuner.hpp"
@@ -39,7 +41,10 @@ struct NcclSelection {
 // protocol it does not model), and for one setting given two values.
 NcclSelection nccl_selection(const std::vector<NcclSetting>& settings, CollOp op);
 
-// Appends a name unless the list has it already.
-void add_once(std::vector<std::string>& v, const std::string& name);
+// Appends a value unless the list has it already.
+template <typename T>
+void add_once(std::vector<T>& v, const std::type_identity_t<T>& value) {
+    if (std::find(v.begin(), v.end(), value) == v.end()) v.push_back(value);
+}
 
 }  // namespace collsim
