@@ -14,7 +14,11 @@
 // NCCL's NVLS latency is one NVLink step (25 us Simple, v2.30.7), not one per
 // stage: only the first transfer of each chunk pays the protocol step.
 //
-// Closed form: T = launch + the first chunk's trip (every rank's n slices up,
+// Below 64 full chunks per channel and rank NCCL cuts its chunk, and each
+// extra chunk waits on every peer (nvls_chunks.hpp): that time is paid with
+// the launch, in the schedule and the closed form alike.
+//
+// Closed form: T = launch + handshakes + the first chunk's trip (every rank's n slices up,
 // then the last slice's way back, to the owner and out again) + (k-1) chunks
 // x (n+1) slices over the busiest GPU link.
 #include <fmt/format.h>
@@ -22,6 +26,7 @@
 #include <numeric>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/nvls_chunks.hpp"
 #include "algorithms/nvls_steps.hpp"
 #include "algorithms/reducing_switch.hpp"
 
@@ -49,6 +54,7 @@ Schedule nvls_schedule(const CollectiveCall& call, const CommLayout& comm) {
     s.channels = channels;
     s.chunks = channels * k * n;
     s.switches = {*reducing_nvswitch(*comm.topo, comm.gpus)};
+    s.handshakes = nvls_handshakes(call);
     const int sw = n;  // the switch's participant index
     std::vector<int> ranks(static_cast<std::size_t>(n));
     std::iota(ranks.begin(), ranks.end(), 0);
@@ -83,7 +89,7 @@ Estimate nvls_estimate(const CollectiveCall& call, CostModel& m) {
         period = slower(period, Estimate{Time{}, m.send(g, sw, slice * (n + 1), channels).bandwidth});
         period = slower(period, Estimate{Time{}, m.send(sw, g, slice * (n + 1), channels).bandwidth});
     }
-    return m.launch() + up + back + period * (k - 1);
+    return m.launch() + Estimate{Time{}, nvls_handshakes(call)} + up + back + period * (k - 1);
 }
 
 }  // namespace

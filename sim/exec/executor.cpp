@@ -71,7 +71,7 @@ void Executor::start(const Schedule& schedule, std::function<void()> done) {
         for (StepId d : schedule.deps(s)) dependents_[fill[dep_step(d)]++] = s | (d & kAfterSent);
 
     // The launch latency is paid once before any step can run.
-    sim_.schedule_in(proto_.base_latency, [this] {
+    sim_.schedule_in(proto_.base_latency + schedule.handshakes, [this] {
         if (schedule_->steps.empty()) {
             return_ceilings();
             done_();

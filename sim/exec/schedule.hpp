@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
 #include "sim/hw/device.hpp"
 
@@ -82,6 +83,9 @@ struct Schedule {
     // Lumped schedules time an algorithm too large to simulate step by step
     // (see ring_steps.hpp); they are not for symbolic checks.
     double latency_scale = 1.0;
+    // Time the kernel spends on handshakes rather than on transfers, paid once
+    // with the launch: NVLS waits on its peers' flags for every chunk (nvls.cpp).
+    Time handshakes;
 
     int participants() const { return ranks + static_cast<int>(switches.size()); }
 
