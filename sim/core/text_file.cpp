@@ -23,4 +23,17 @@ std::string read_text_file(const std::string& path) {
     return text;
 }
 
+SourceLocation text_position(const std::string& text, std::size_t byte, const std::string& name) {
+    int line = 1, column = 1;
+    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return SourceLocation{name, line, column};
+}
+
 }  // namespace collsim

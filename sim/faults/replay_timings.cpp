@@ -5,6 +5,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/json_input.hpp"
+#include "sim/core/json_places.hpp"
 
 namespace collsim {
 
@@ -18,15 +19,8 @@ const json& field(const json& j, const char* key, const std::string& path, const
                          j.contains(key) ? j.at(key).dump() : std::string("nothing"));
     return j.at(key);
 }
-}  // namespace
 
-bool looks_like_json(const std::string& text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    return first != std::string::npos && text[first] == '{';
-}
-
-std::vector<RankTiming> read_replay_timings(const std::string& text, const std::string& name) {
-    const json doc = parse_json_input(text, name, "a replay's JSON report");
+std::vector<RankTiming> timings_of(const json& doc, const std::string& name) {
     if (doc.contains("hang"))
         throw InputError(SourceLocation{name, 0, 0}, "hang", "a replay that finished",
                          "a hang report: no collective timings to diagnose");
@@ -53,6 +47,17 @@ std::vector<RankTiming> read_replay_timings(const std::string& text, const std::
     if (rows.empty())
         throw InputError(SourceLocation{name, 0, 0}, "collectives", "at least one collective", "none");
     return rows;
+}
+}  // namespace
+
+std::vector<RankTiming> read_replay_timings(const std::string& text, const std::string& name) {
+    const json doc = parse_json_input(text, name, "a replay's JSON report");
+    return with_json_places(text, name, [&] { return timings_of(doc, name); });
+}
+
+bool looks_like_json(const std::string& text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    return first != std::string::npos && text[first] == '{';
 }
 
 }  // namespace collsim

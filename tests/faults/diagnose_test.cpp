@@ -152,3 +152,12 @@ TEST_CASE("a replay report with a number no double holds is bad input, not an in
     CHECK_THAT(test::input_error_of([] { read_replay_timings(R"({"collectives": [)", "r.json"); }),
                Catch::Contains("r.json:1:18: json: expected a replay's JSON report, found malformed JSON"));
 }
+
+TEST_CASE("a replay report's field errors say where the field is") {
+    const std::string report = "{\"collectives\": [\n  {\"members\": [0, 1], \"arrivals_us\": [1],\n"
+                               "   \"start_us\": 0, \"latency_us\": 2}]}";
+    CHECK_THAT(test::input_error_of([&] { read_replay_timings(report, "r.json"); }),
+               Catch::Contains("r.json:2:38: collectives[0].arrivals_us: expected 2 times, one per member, found 1"));
+    CHECK_THAT(test::input_error_of([] { read_replay_timings("{\"collectives\": [{\"members\": []}]}", "r.json"); }),
+               Catch::Contains("r.json:1:18: collectives[0].arrivals_us: expected one arrival time per member"));
+}

@@ -156,41 +156,42 @@ TEST_CASE("every import error names the file and the field") {
         return std::string("no error");
     };
     const std::string node = R"("Name": "k", "is_cpu_op": false, "runtime": 5)";
+    // The place is the value's or, where the field is missing, its object's.
     struct Case {
-        std::string content, expect;
+        std::string content, place, expect;
     };
     for (const Case& c : {
-             Case{R"({"workload_graph": 3})", "workload_graph: expected a list of nodes, found 3"},
-             Case{R"({"workload_graph": [7]})", "workload_graph[0]: expected a node, found 7"},
+             Case{R"({"workload_graph": 3})", ":1:20", "workload_graph: expected a list of nodes, found 3"},
+             Case{R"({"workload_graph": [7]})", ":1:21", "workload_graph[0]: expected a node, found 7"},
              Case{R"({"workload_graph": [{"Id": -1, "NodeType": 4}]})",
-                  "workload_graph[0].Id: expected an integer that is not negative, found -1"},
+                  ":1:28", "workload_graph[0].Id: expected an integer that is not negative, found -1"},
              Case{R"({"workload_graph": [{"Id": 1, "NodeType": 4}, {"Id": 1, "NodeType": 4}]})",
-                  "workload_graph[1].Id: expected an Id no other node has"},
+                  ":1:54", "workload_graph[1].Id: expected an Id no other node has"},
              Case{R"({"workload_graph": [{"Id": 1, "NodeType": 4, "data_deps": 2}]})",
-                  "workload_graph[0].data_deps: expected a list of node Ids, found 2"},
+                  ":1:59", "workload_graph[0].data_deps: expected a list of node Ids, found 2"},
              Case{R"({"workload_graph": [{"Id": 1, "NodeType": 4, "data_deps": [2]}, {"Id": 2, "NodeType": 4, "data_deps": [1]}]})",
-                  "workload_graph: expected data_deps without cycles, found a cycle among 2 nodes"},
-             Case{R"({"workload_graph": [{"Id": 1}]})", "workload_graph[0].NodeType: expected an integer that is not negative"},
+                  ":1:20", "workload_graph: expected data_deps without cycles, found a cycle among 2 nodes"},
+             Case{R"({"workload_graph": [{"Id": 1}]})", ":1:21", "workload_graph[0].NodeType: expected an integer that is not negative"},
              Case{R"({"workload_graph": [{"Id": 1, "NodeType": 7, )" + node + "}]}",
-                  "workload_graph[0].comm_type: expected a comm_type, or a Name that is an NCCL collective kernel"},
+                  ":1:21", "workload_graph[0].comm_type: expected a comm_type, or a Name that is an NCCL collective kernel"},
              Case{R"({"workload_graph": [{"Id": 1, "NodeType": 7, "comm_type": 3, )" + node + "}]}",
-                  "workload_graph[0].comm_type: expected a collective collsim runs"},
+                  ":1:59", "workload_graph[0].comm_type: expected a collective collsim runs"},
              Case{R"({"workload_graph": [{"Id": 1, "NodeType": 5, "comm_size": 8, )" + node + "}]}",
-                  "workload_graph[0].comm_dst: expected an integer that is not negative, found nothing"},
-             Case{R"({"traceEvents": [{"ph": "X", "dur": 1e400}]})", "json: expected numbers within a double's range, found '1e400'"},
-             Case{R"({"traceEvents": {}})", "traceEvents: expected a list of events"},
+                  ":1:21", "workload_graph[0].comm_dst: expected an integer that is not negative, found nothing"},
+             Case{R"({"traceEvents": [{"ph": "X", "dur": 1e400}]})", "", "json: expected numbers within a double's range, found '1e400'"},
+             Case{R"({"traceEvents": {}})", ":1:17", "traceEvents: expected a list of events"},
              Case{R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "dur": 2}]})",
-                  "traceEvents[0].ts: expected a time in microseconds that is not negative, found nothing"},
+                  ":1:18", "traceEvents[0].ts: expected a time in microseconds that is not negative, found nothing"},
              Case{R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1.0, "dur": -2}]})",
-                  "traceEvents[0].dur: expected a time in microseconds that is not negative, found -2"},
+                  ":1:78", "traceEvents[0].dur: expected a time in microseconds that is not negative, found -2"},
              Case{R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1.0, "dur": 1e300}]})",
-                  "traceEvents[0].dur: expected a time in microseconds within 106 days, found 1e+300"},
+                  ":1:78", "traceEvents[0].dur: expected a time in microseconds within 106 days, found 1e+300"},
              Case{R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1.0, "dur": 1},
                                       {"ph": "X", "cat": "kernel", "name": "k", "ts": 1e13, "dur": 1}]})",
-                  "traceEvents[1].ts: expected a start within 106 days of the first kernel's, found 10000000000000.0"},
+                  ":2:87", "traceEvents[1].ts: expected a start within 106 days of the first kernel's, found 10000000000000.0"},
          }) {
         INFO(c.content);
-        CHECK_THAT(error_of(c.content), Catch::Contains(file + ": " + c.expect));
+        CHECK_THAT(error_of(c.content), Catch::Contains(file + c.place + ": " + c.expect));
     }
     // A file named .json is read as JSON: its syntax errors are JSON's, with their place.
     CHECK_THAT(error_of("{\"traceEvents\": [\n  {\"ph\": }"),

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/json_input.hpp"
+#include "sim/core/json_places.hpp"
 #include "sim/replay/import/chakra_json.hpp"
 #include "sim/replay/import/input_file.hpp"
 #include "sim/replay/import/kineto_json.hpp"
@@ -56,12 +57,13 @@ Trace import_files(const std::vector<std::string>& files, const std::string& sou
     std::optional<Format> format;
     for (const std::string& file : files) {
         json doc;
-        const Format f = format_of(read_input_file(file), file, doc);
+        const std::string text = read_input_file(file);
+        const Format f = format_of(text, file, doc);
         if (f == Format::native || (format && f != *format))
             throw InputError(SourceLocation{file, 0, 0}, "file",
                              "a Chakra or Kineto JSON trace like the other files of " + source, "another format");
         format = f;
-        ranks.push_back(import_one(f, doc, file));
+        ranks.push_back(with_json_places(text, file, [&] { return import_one(f, doc, file); }));
     }
     return assemble_trace(std::move(ranks), fs::path(source).filename().string(), source);
 }
