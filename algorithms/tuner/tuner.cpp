@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/tuner/p2p_channels.hpp"
 
 namespace collsim {
 
@@ -28,12 +29,14 @@ std::string label(const NcclCost& c) {
 
 // Operations NCCL runs as point-to-point sends (no tuner): every algorithm
 // collsim has for them is a candidate, with the Simple protocol.
-std::optional<TunedChoice> tune_p2p(CollOp op, const std::string& algo, const std::string& proto) {
+std::optional<TunedChoice> tune_p2p(const CommShape& shape, CollOp op, Bytes bytes, const std::string& algo,
+                                    const std::string& proto) {
     for (const auto& a : algorithm_registry()) {
         if (!a.supports(op) || (algo != "auto" && a.name != algo)) continue;
         TunedChoice t;
         t.algo = std::string(a.name);
         t.proto = proto == "auto" ? ProtoKind::simple : *proto_kind_from(proto);
+        t.ceiling_GBps = p2p_ceiling_GBps(shape, op, bytes);
         t.why = fmt::format("{} runs as point-to-point sends in NCCL; first implemented: {}", to_string(op), t.algo);
         return t;
     }
@@ -53,7 +56,7 @@ std::optional<std::string> algorithm_for(NcclFamily f) {
 std::optional<TunedChoice> tune(const CommShape& shape, CollOp op, Bytes bytes, const std::string& algo,
                                 const std::string& proto, const std::function<bool(const std::string&)>& usable,
                                 const ProtoSwitches& protos) {
-    if (is_point_to_point(op)) return tune_p2p(op, algo, proto);
+    if (is_point_to_point(op)) return tune_p2p(shape, op, bytes, algo, proto);
     const AlgorithmInfo* fixed = algo == "auto" ? nullptr : find_algorithm(algo);
     TunedChoice t;
     t.costs = nccl_costs(shape, op, bytes.count());

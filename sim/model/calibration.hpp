@@ -35,13 +35,12 @@ struct Calibration {
     // Per LinkClass (nvlink, pci, net): share of a link's nominal bandwidth that
     // collectives achieve, in (0, 1].
     std::array<double, 3> bandwidth_efficiency{1.0, 1.0, 1.0};
-    // Share of that rate NCCL's point-to-point path achieves (AllToAll,
-    // SendRecv, a trace's sends), in (0, 2]. Its send/recv kernels split work
-    // per peer with their own channel counts and chunk sizes, and NCCL's cost
-    // model, which covers collectives only, gives no figure for it: 1.0 until
-    // point-to-point runs are fitted. Measured, the two differ: on a GB300
-    // tray AllToAll plateaus at 628 GB/s busbw, AllReduce at 685, and at
-    // 256 MiB they reach 491 and 617.
+    // Share of its modelled rate NCCL's point-to-point path achieves
+    // (AllToAll, SendRecv, a trace's sends), in (0, 2]: it scales both what
+    // the links carry and the bound of the p2p channels in use
+    // (algorithms/tuner/p2p_channels.hpp). NCCL's cost model covers
+    // collectives only and gives no figure for it: 1.0 until point-to-point
+    // runs are fitted.
     double p2p_bandwidth_efficiency = 1.0;
     // Per LinkClass: added to every protocol's per-step latency on that kind of
     // path (negative lowers it; the result never goes below zero).
