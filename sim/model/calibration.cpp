@@ -18,7 +18,8 @@ Protocol calibrated(Protocol p, NcclFamily family, const Calibration& c) {
     return p;
 }
 
-Protocol point_to_point(Protocol p, const Calibration& c) {
+Protocol point_to_point(Protocol p, const Calibration& c, double channels_GBps) {
+    p.rank_ceiling = Bandwidth::bytes_per_s(std::llround(channels_GBps * c.p2p_bandwidth_efficiency * 1e9));
     if (c.p2p_bandwidth_efficiency == 1.0) return p;
     constexpr int64_t kScale = 1'000'000;
     p.payload_num *= std::llround(c.p2p_bandwidth_efficiency * kScale);

@@ -57,8 +57,10 @@ struct Calibration {
 Protocol calibrated(Protocol p, NcclFamily family, const Calibration& c);
 // A protocol of the point-to-point path: its payload share scaled by
 // p2p_bandwidth_efficiency, so every link it crosses carries payload at that
-// share of the collectives' rate.
-Protocol point_to_point(Protocol p, const Calibration& c);
+// share of the collectives' rate, and each GPU's sends held to
+// `channels_GBps` (the p2p channels' bound, p2p_channels.hpp; 0: none) at
+// that share too.
+Protocol point_to_point(Protocol p, const Calibration& c, double channels_GBps);
 // The size correction factor for a message size (1.0 where none applies).
 double size_factor(const Calibration& c, Bytes size);
 // The least time between collectives that one thread launches on

@@ -93,11 +93,10 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     c.algorithm = find_algorithm(tuned->algo);
     c.proto = tuned->proto;
     c.protocol = calibrated(*nccl_protocol(c.algorithm->family, tuned->proto), c.algorithm->family, cal);
-    // The point-to-point factor scales what its path carries, whether the
-    // links bound it or its channels (p2p_channels.hpp) do.
-    const double p2p = is_point_to_point(req.op) ? cal.p2p_bandwidth_efficiency : 1.0;
-    if (is_point_to_point(req.op)) c.protocol = point_to_point(c.protocol, cal);
-    c.protocol.rank_ceiling = Bandwidth::bytes_per_s(static_cast<int64_t>(tuned->ceiling_GBps * p2p * 1e9));
+    if (is_point_to_point(req.op))
+        c.protocol = point_to_point(c.protocol, cal, tuned->ceiling_GBps);
+    else
+        c.protocol.rank_ceiling = Bandwidth::bytes_per_s(static_cast<int64_t>(tuned->ceiling_GBps * 1e9));
     if (c.algorithm->family == NcclFamily::nvls || c.algorithm->family == NcclFamily::nvls_tree) {
         // NVLink SHARP carries less than the links' rate: NCCL's cost model
         // scales NVLS bandwidth inside the node by nvlsEfficiency (0.85

@@ -1,15 +1,13 @@
 #include "sim/replay/comm_launcher.hpp"
 
+#include <algorithm>
+
 #include "algorithms/algorithm.hpp"
+#include "algorithms/tuner/p2p_channels.hpp"
 
 namespace collsim {
 
 namespace {
-// NCCL runs point-to-point operations with the Simple protocol, outside its
-// tuner; their steps pay the ring/Simple latencies (NCCL v2.30.7 tables).
-Protocol p2p_protocol(const Calibration& cal) {
-    return point_to_point(calibrated(*nccl_protocol(NcclFamily::ring, ProtoKind::simple), NcclFamily::ring, cal), cal);
-}
 
 // How many rounds of an all-to-all run at once: NCCL spreads a group's sends
 // over its p2p channels, a few channels per peer (its init log prints e.g.
@@ -47,8 +45,22 @@ CommLauncher::CommLauncher(Simulator& sim, Network& net, Routes& routes, const T
                            const Calibration& cal, std::size_t max_schedule_steps, std::string algo, std::string proto,
                            std::vector<std::string> disabled, std::vector<std::string> enabled)
     : sim_(sim), net_(net), routes_(routes), topo_(topo), cal_(cal), max_steps_(max_schedule_steps),
-      algo_(std::move(algo)), proto_(std::move(proto)), disabled_(std::move(disabled)), enabled_(std::move(enabled)),
-      p2p_proto_(p2p_protocol(cal)) {}
+      algo_(std::move(algo)), proto_(std::move(proto)), disabled_(std::move(disabled)), enabled_(std::move(enabled)) {}
+
+// NCCL runs point-to-point operations with the Simple protocol, outside its
+// tuner; their steps pay the ring/Simple latencies (NCCL v2.30.7 tables), and
+// each GPU's sends take at most what NCCL's p2p channels carry for sends of
+// this size among these GPUs (`op` and `bytes` as nccl-tests counts them).
+const Protocol& CommLauncher::p2p_protocol(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes) {
+    auto key = std::make_tuple(gpus, op, bytes.count());
+    auto it = p2p_protocols_.find(key);
+    if (it == p2p_protocols_.end()) {
+        const Protocol simple = calibrated(*nccl_protocol(NcclFamily::ring, ProtoKind::simple), NcclFamily::ring, cal_);
+        const double bound = p2p_ceiling_GBps(comm_shape(topo_, routes_, gpus), op, bytes);
+        it = p2p_protocols_.emplace(std::move(key), point_to_point(simple, cal_, bound)).first;
+    }
+    return it->second;
+}
 
 void CommLauncher::run(const Schedule& s, std::vector<DeviceId> gpus, const Protocol& proto,
                        const std::vector<std::vector<DeviceId>>& channel_gpus, std::function<void()> done) {
@@ -99,14 +111,19 @@ LaunchInfo CommLauncher::alltoallv(const std::vector<DeviceId>& gpus, const std:
                                    std::function<void()> done) {
     one_off_.push_back(sends_schedule(split, "pairwise"));
     const Schedule& s = *one_off_.back();
-    run(s, gpus, p2p_proto_, {}, std::move(done));
+    // The channels NCCL spreads the group over follow the average send.
+    Bytes total{};
+    for (const auto& row : split)
+        for (Bytes b : row) total = total + b;
+    const Bytes average(total.count() / std::max<int64_t>(1, std::ssize(split)));
+    run(s, gpus, p2p_protocol(gpus, CollOp::alltoall, average), {}, std::move(done));
     return LaunchInfo{"pairwise", ProtoKind::simple, 1, 1, false, false};
 }
 
 LaunchInfo CommLauncher::p2p(DeviceId from, DeviceId to, Bytes bytes, std::function<void()> done) {
     auto& s = p2p_schedules_[bytes.count()];
     if (!s) s = sends_schedule({{Bytes{}, bytes}, {Bytes{}, Bytes{}}}, "p2p");
-    run(*s, {from, to}, p2p_proto_, {}, std::move(done));
+    run(*s, {from, to}, p2p_protocol({from, to}, CollOp::sendrecv, bytes), {}, std::move(done));
     return LaunchInfo{"p2p", ProtoKind::simple, 1, 1, false, false};
 }
 

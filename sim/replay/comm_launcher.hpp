@@ -56,7 +56,9 @@ private:
     std::size_t max_steps_;
     std::string algo_, proto_;
     std::vector<std::string> disabled_, enabled_;
-    Protocol p2p_proto_;
+    // The p2p protocol of sends among `gpus` (comm_launcher.cpp), kept per group, operation and size.
+    const Protocol& p2p_protocol(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes);
+    std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t>, Protocol> p2p_protocols_;
     // One plan (with its schedule) per group of GPUs, operation and size.
     std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t, int>, CollectivePlan> plans_;
     std::map<int64_t, std::unique_ptr<Schedule>> p2p_schedules_;
