@@ -50,6 +50,12 @@ double tree_correction(ProtoKind p, int64_t bytes) {
     return kTreeCorrection[static_cast<std::size_t>(p)][static_cast<std::size_t>(idx)];
 }
 
+double nvlink_speed(GpuArch a) {
+    if (a == GpuArch::hopper) return 20.6;
+    if (a == GpuArch::blackwell) return 40.1;
+    return 20.0;
+}
+
 const std::vector<double>& search_speeds(GpuArch a) {
     // NCCL v2.30.7 src/graph/search.cc speed arrays for intra-node search.
     static const std::vector<double> kDefault{40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};

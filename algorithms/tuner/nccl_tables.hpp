@@ -23,6 +23,10 @@ double per_ch_max_tree_bw(int arch, int nodes_idx);        // perChMaxTreeBws
 double per_ch_max_nvls_tree_bw(int arch, int nodes_idx);   // perChMaxNVLSTreeBws
 double nvls_efficiency(int arch);                          // nvlsEfficiency
 
+// GB/s per NVLink that NCCL's graph search plans with (src/graph/topo.h:
+// SM70 and SM80 20.0, SM90 20.6, SM100 40.1; MODEL-FACTS.md).
+double nvlink_speed(GpuArch a);
+
 // treeCorrectionFactor[proto][log2(bytes / 64)], 1.0 past the table's end.
 double tree_correction(ProtoKind p, int64_t bytes);
 

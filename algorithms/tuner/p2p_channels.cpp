@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+#include "algorithms/tuner/nccl_tables.hpp"
+
 namespace collsim {
 
 namespace {
@@ -15,14 +17,6 @@ int pow2_up(int v) {
     int p = 1;
     while (p < v) p *= 2;
     return p;
-}
-
-// NCCL's per-NVLink speed for its graph search (src/graph/topo.h:
-// SM70/SM80 20.0, SM90 20.6, SM100 40.1 GB/s; MODEL-FACTS.md).
-double nvlink_speed(GpuArch arch) {
-    if (arch == GpuArch::hopper) return 20.6;
-    if (arch == GpuArch::blackwell) return 40.1;
-    return 20.0;
 }
 
 // NCCL_P2P_NVL_CHUNKSIZE (512 KiB) inside an NVLink node; across nodes
@@ -36,7 +30,7 @@ P2pChannels nccl_p2p_channels(const CommShape& s) {
     P2pChannels ch;
     ch.total = std::min(64, pow2_up(2 * nccl_channels(s).count));
     const bool nvlink = s.nodes == 1 && s.intra_class == LinkClass::nvlink;
-    const int per_path = nvlink ? 2 * std::max(1, static_cast<int>(s.intra_bw / nvlink_speed(s.arch))) : 2;
+    const int per_path = nvlink ? 2 * std::max(1, static_cast<int>(s.intra_bw / nccl::nvlink_speed(s.arch))) : 2;
     ch.per_peer = std::min(pow2_up(per_path), ch.total);
     return ch;
 }
@@ -62,7 +56,7 @@ double p2p_ceiling_GBps(const CommShape& s, CollOp op, Bytes bytes) {
     const int peers = op == CollOp::alltoall ? s.ranks - 1 : 1;
     const Bytes per_peer = op == CollOp::alltoall ? Bytes(bytes.count() / s.ranks) : bytes;
     const int blocks = std::min(ch.total, peers * nccl_p2p_channels_for(s, ch, per_peer));
-    return blocks * nvlink_speed(s.arch) / 2;
+    return blocks * nccl::nvlink_speed(s.arch) / 2;
 }
 
 }  // namespace collsim

@@ -19,7 +19,8 @@ struct P2pChannels {
 
 // The p2p channels of a communicator of this shape (src/graph/connect.cc,
 // ncclTopoComputeP2pChannels): every execution channel, twice the graph
-// search's, rounded up to a power of two; per peer, two per NVLink's worth
+// search's ("execution channels are typically 2x the search channels",
+// NVIDIA/nccl issue #1041), rounded up to a power of two; per peer, two per NVLink's worth
 // of path (one path per NVSwitch port) or two across PCIe or the network,
 // likewise rounded, and never more than the total.
 P2pChannels nccl_p2p_channels(const CommShape& s);
