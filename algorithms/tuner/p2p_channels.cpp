@@ -19,18 +19,18 @@ int pow2_up(int v) {
     return p;
 }
 
+// Every rank in one node, its GPUs joined by NVLink.
+bool one_nvlink_node(const CommShape& s) { return s.nodes == 1 && s.intra_class == LinkClass::nvlink; }
+
 // NCCL_P2P_NVL_CHUNKSIZE (512 KiB) inside an NVLink node; across nodes
 // NCCL_P2P_NET_CHUNKSIZE and over PCIe NCCL_P2P_PCI_CHUNKSIZE (128 KiB).
-int64_t p2p_chunk(const CommShape& s) {
-    return s.nodes == 1 && s.intra_class == LinkClass::nvlink ? 512 * 1024 : 128 * 1024;
-}
+int64_t p2p_chunk(const CommShape& s) { return one_nvlink_node(s) ? 512 * 1024 : 128 * 1024; }
 }  // namespace
 
 P2pChannels nccl_p2p_channels(const CommShape& s) {
     P2pChannels ch;
     ch.total = std::min(64, pow2_up(2 * nccl_channels(s).count));
-    const bool nvlink = s.nodes == 1 && s.intra_class == LinkClass::nvlink;
-    const int per_path = nvlink ? 2 * std::max(1, static_cast<int>(s.intra_bw / nccl::nvlink_speed(s.arch))) : 2;
+    const int per_path = one_nvlink_node(s) ? 2 * std::max(1, static_cast<int>(s.intra_bw / nccl::nvlink_speed(s.arch))) : 2;
     ch.per_peer = std::min(pow2_up(per_path), ch.total);
     return ch;
 }
@@ -51,7 +51,7 @@ int nccl_p2p_channels_for(const CommShape& s, const P2pChannels& ch, Bytes bytes
 }
 
 double p2p_ceiling_GBps(const CommShape& s, CollOp op, Bytes bytes) {
-    if (s.nodes > 1 || s.intra_class != LinkClass::nvlink || s.ranks < 2) return 0;
+    if (!one_nvlink_node(s) || s.ranks < 2) return 0;
     const P2pChannels ch = nccl_p2p_channels(s);
     const int peers = op == CollOp::alltoall ? s.ranks - 1 : 1;
     const Bytes per_peer = op == CollOp::alltoall ? Bytes(bytes.count() / s.ranks) : bytes;

@@ -18,4 +18,9 @@ nlohmann::json parse_json_input(const std::string& text, const std::string& name
     }
 }
 
+bool looks_like_json(const std::string& text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    return first != std::string::npos && text[first] == '{';
+}
+
 }  // namespace collsim

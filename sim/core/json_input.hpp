@@ -11,4 +11,7 @@ namespace collsim {
 // InputError at its place in `name`, field "json", saying `expected`.
 nlohmann::json parse_json_input(const std::string& text, const std::string& name, const std::string& expected);
 
+// Whether `text` opens as a JSON object (its first non-blank character is '{').
+bool looks_like_json(const std::string& text);
+
 }  // namespace collsim

@@ -30,6 +30,11 @@ private:
     int64_t ps_ = 0;
 };
 
+// The clock holds 2^63 ps, about 106 days. Durations read from inputs are
+// held below this round figure, a little under it, so that one converted
+// from a double cannot round past the end.
+inline constexpr double kClockLimitUs = 9.2e12;
+
 namespace literals {
 constexpr Time operator""_ps(unsigned long long v) { return Time::from_ps(static_cast<int64_t>(v)); }
 constexpr Time operator""_ns(unsigned long long v) { return Time::from_ps(static_cast<int64_t>(v) * 1000); }

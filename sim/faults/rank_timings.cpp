@@ -2,12 +2,12 @@
 
 #include <array>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/core/json_input.hpp"
 #include "sim/core/text_file.hpp"
 #include "sim/faults/replay_timings.hpp"
 

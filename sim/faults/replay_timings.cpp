@@ -55,9 +55,4 @@ std::vector<RankTiming> read_replay_timings(const std::string& text, const std::
     return with_json_places(text, name, [&] { return timings_of(doc, name); });
 }
 
-bool looks_like_json(const std::string& text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    return first != std::string::npos && text[first] == '{';
-}
-
 }  // namespace collsim

@@ -11,8 +11,6 @@
 
 namespace collsim {
 
-// Whether `text` is a JSON document rather than CSV.
-bool looks_like_json(const std::string& text);
 // Throws InputError naming the file, the position (line:column for malformed
 // JSON) and the field that is missing or wrong.
 std::vector<RankTiming> read_replay_timings(const std::string& text, const std::string& name);

@@ -124,8 +124,7 @@ Time roofline_time(const Roofline& r, double flops, Bytes bytes) {
                            (static_cast<double>(r.memory.bps()) * r.memory_efficiency);
         seconds = std::max(seconds, mem);
     }
-    // The simulated clock counts picoseconds in 63 bits: about 106 days.
-    if (!(seconds * 1e12 < 9.2e18)) throw std::invalid_argument("a compute time within 106 days, the longest the clock holds");
+    if (!(seconds * 1e12 < kClockLimitUs * 1e6)) throw std::invalid_argument("a compute time within 106 days, the longest the clock holds");
     return Time::from_ps(static_cast<int64_t>(std::ceil(seconds * 1e12)));
 }
 

@@ -23,8 +23,7 @@ using nlohmann::json;
 enum class Format { native, chakra, kineto };
 
 Format format_of(const std::string& text, const std::string& name, json& doc) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos || text[first] != '{') return Format::native;
+    if (!looks_like_json(text)) return Format::native;
     // A file named as JSON is read as JSON, so its errors are JSON's; a
     // native trace may also open with '{' (YAML's flow style): the YAML
     // reader reports where that breaks.

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/time.hpp"
 #include "sim/replay/import/nccl_kernel.hpp"
 
 namespace collsim {
@@ -17,9 +18,6 @@ enum NodeType { comp = 4, send = 5, recv = 6, coll = 7 };
 [[noreturn]] void bad(const std::string& file, const std::string& field, std::string expected, const json& found) {
     throw InputError(SourceLocation{file, 0, 0}, field, std::move(expected), found.is_null() ? "nothing" : found.dump());
 }
-
-// The simulated clock holds 2^63 ps, about 106 days.
-constexpr uint64_t kMaxRuntimeUs = 9'200'000'000'000;
 
 uint64_t unsigned_field(const json& node, const char* key, const std::string& file, const std::string& path) {
     const json& v = node.contains(key) ? node[key] : json();
@@ -114,7 +112,7 @@ ImportedProgram import_chakra_rank(const json& doc, const std::string& file, int
         const uint64_t type = unsigned_field(n, "NodeType", file, path);
         const bool cpu = n.value("is_cpu_op", false);
         const uint64_t runtime_us = n.contains("runtime") ? unsigned_field(n, "runtime", file, path) : 0;
-        if (runtime_us > kMaxRuntimeUs) bad(file, path + ".runtime", "a runtime in microseconds within 106 days", n["runtime"]);
+        if (runtime_us > static_cast<uint64_t>(kClockLimitUs)) bad(file, path + ".runtime", "a runtime in microseconds within 106 days", n["runtime"]);
         const Time runtime = Time::from_ps(static_cast<int64_t>(runtime_us) * 1'000'000);
         if (cpu || type == comp || (type != send && type != recv && type != coll)) {
             others += !cpu && type != comp;

@@ -21,9 +21,6 @@ struct Kernel {
     std::size_t event = 0;  // index in traceEvents
 };
 
-// The simulated clock holds 2^63 ps, about 106 days.
-constexpr double kMaxMicroseconds = 9.2e12;
-
 // A timestamp in microseconds: Kineto writes them since the Unix epoch
 // (1.7e15 us), beyond what the clock holds, so kernels keep them as read
 // and start from the earliest one.
@@ -36,7 +33,7 @@ double timestamp(const json& v, const std::string& file, const std::string& fiel
 
 Time microseconds(double us, const std::string& file, const std::string& field, const json& found,
                   const char* expected = "a time in microseconds within 106 days") {
-    if (!(us >= 0 && us < kMaxMicroseconds)) throw InputError(SourceLocation{file, 0, 0}, field, expected, found.dump());
+    if (!(us >= 0 && us < kClockLimitUs)) throw InputError(SourceLocation{file, 0, 0}, field, expected, found.dump());
     return Time::from_ps(std::llround(us * 1e6));
 }
 
