@@ -4,6 +4,7 @@
 #include "algorithms/tuner/tuner.hpp"
 #include "sim/exec/step_costs.hpp"
 #include "sim/hw/topology_loader.hpp"
+#include "sim/model/predict.hpp"
 #include "tests/support/synthetic_topology.hpp"
 
 using namespace collsim;
@@ -55,4 +56,20 @@ TEST_CASE("only sends into or out of a reducing NVSwitch carry NVLS's efficiency
     Device sw = t.device(*t.find("n0nvs")), nic = t.device(*t.find("n0nic0"));
     CHECK(reduces_in_nvswitch(sw));
     CHECK_FALSE(reduces_in_nvswitch(nic));
+}
+
+TEST_CASE("two-node NVLSTree takes NCCL's 15/16 over 7/8 of one node's NVLS time") {
+    const Topology t = load_topology(std::string(COLLSIM_SOURCE_ROOT) + "/topologies/cluster-h100-2n.yaml");
+    Routes routes(t);
+    PredictRequest req;
+    req.bytes = Bytes(int64_t{8} << 30);
+    req.ranks = first_gpus(t, 8).gpus;
+    req.algo = "nvls";
+    const double one_node = predict_collective(t, routes, req, Calibration{}).time.us();
+    req.ranks = t.gpus();
+    req.algo = "nvls_tree";
+    const double two_nodes = predict_collective(t, routes, req, Calibration{}).time.us();
+    // Each GPU moves the same bytes through its NVSwitch either way, and the
+    // NICs (1/8 of the buffer each way at 50 GB/s) are not the bottleneck.
+    CHECK(two_nodes / one_node == Approx((15.0 / 16) / (7.0 / 8)).epsilon(0.02));
 }
