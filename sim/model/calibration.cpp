@@ -7,6 +7,7 @@ namespace collsim {
 
 bool Calibration::is_default() const {
     return bandwidth_efficiency == std::array<double, 3>{1.0, 1.0, 1.0} && p2p_bandwidth_efficiency == 1.0 &&
+           nvls_bandwidth_efficiency == 1.0 &&
            hop_latency_delta == std::array<Time, 3>{} && base_latency.empty() && size_corrections.empty() &&
            launch_per_gpu == kDefaultLaunchPerGpu;
 }

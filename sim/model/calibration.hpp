@@ -42,6 +42,13 @@ struct Calibration {
     // collectives only and gives no figure for it: 1.0 until point-to-point
     // runs are fitted.
     double p2p_bandwidth_efficiency = 1.0;
+    // Share of NCCL's NVLS rate (nvlsEfficiency of the NVLinks' rate) that
+    // NVLink SHARP's sends into and out of the switch achieve, in (0, 2];
+    // the NVLink factor above does not touch them. NVLS's rate is the
+    // switch's multimem throughput, not a ring's copy through the links: a
+    // fit on ring runs (2 x B200 AllGather at 0.65 of NCCL's link rate)
+    // says nothing about it, and NVLS runs say nothing about rings.
+    double nvls_bandwidth_efficiency = 1.0;
     // Per LinkClass: added to every protocol's per-step latency on that kind of
     // path (negative lowers it; the result never goes below zero).
     std::array<Time, 3> hop_latency_delta{};

@@ -114,9 +114,12 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
             const double n = shape.ranks, p = shape.ppn;
             eff *= ((p - 1) / p) / ((n - 1) / n);
         }
+        // The calibration's own NVLS factor, in place of its NVLink factor.
+        eff *= cal.nvls_bandwidth_efficiency / cal.bandwidth_efficiency[0];
         if (eff > 0) {
-            c.protocol.switch_payload_num = std::llround(eff * 1000);
-            c.protocol.switch_payload_den = 1000;
+            constexpr int64_t kScale = 1'000'000;
+            c.protocol.switch_payload_num = std::llround(eff * kScale);
+            c.protocol.switch_payload_den = kScale;
         }
     }
     c.channels = req.channels > 0 ? req.channels : tuned->channels;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/tuner/nccl_tables.hpp"
 #include "sim/model/link_efficiency.hpp"
 #include "sim/validate/calibration_profile.hpp"
 #include "sim/validate/dataset_prediction.hpp"
@@ -35,10 +36,10 @@ constexpr double kHopPriorSdUs = 20;
 Time us_to_time(double us) { return Time::from_ps(static_cast<int64_t>(std::llround(us * 1e6))); }
 
 // Parameters 0-2: log bandwidth factor per link class; 3-5: per-step latency
-// change per class (us); 6: log point-to-point factor; then one launch
-// latency (us) per (family, protocol) in use. Only the launch latencies can
-// change without simulating again.
-constexpr std::size_t kP2pParam = 6, kSimulatedParams = 7;
+// change per class (us); 6: log point-to-point factor; 7: log NVLS factor;
+// then one launch latency (us) per (family, protocol) in use. Only the launch
+// latencies can change without simulating again.
+constexpr std::size_t kP2pParam = 6, kNvlsParam = 7, kSimulatedParams = 8;
 
 struct Layout {
     std::vector<std::pair<NcclFamily, ProtoKind>> bases;  // one parameter each, after the simulated ones
@@ -51,6 +52,7 @@ Calibration apply(const Calibration& start, const Layout& layout, const std::vec
         c.hop_latency_delta[k] = us_to_time(x[3 + k]);
     }
     c.p2p_bandwidth_efficiency = std::exp(x[kP2pParam]);
+    c.nvls_bandwidth_efficiency = std::exp(x[kNvlsParam]);
     for (std::size_t b = 0; b < layout.bases.size(); ++b)
         c.base_latency[layout.bases[b]] = us_to_time(x[kSimulatedParams + b]);
     return c;
@@ -78,13 +80,17 @@ std::vector<double> log_residuals(const std::vector<RowError>& rows) {
 }
 
 // The factor on NCCL's own link figures that would reach a link's nominal
-// rate: the physical ceiling, the lowest over the machines fitted.
-std::array<double, 3> efficiency_ceiling(const std::vector<const Dataset*>& data, TopologyCache& machines) {
-    std::array<double, 3> hi{kMaxEfficiencyFactor, kMaxEfficiencyFactor, kMaxEfficiencyFactor};
+// rate: the physical ceiling, the lowest over the machines fitted. Last, the
+// same for NVLS's rate (nvlsEfficiency of NCCL's NVLink figure).
+std::array<double, 4> efficiency_ceiling(const std::vector<const Dataset*>& data, TopologyCache& machines) {
+    std::array<double, 4> hi{kMaxEfficiencyFactor, kMaxEfficiencyFactor, kMaxEfficiencyFactor, kMaxEfficiencyFactor};
     for (const Dataset* d : data) {
         const Topology& t = machines.get(d->topology_path).topo;
-        const LinkEfficiency base = nccl_link_efficiency(t.gpus().empty() ? GpuArch::unknown : t.device(t.gpus()[0]).arch);
+        const GpuArch arch = t.gpus().empty() ? GpuArch::unknown : t.device(t.gpus()[0]).arch;
+        const LinkEfficiency base = nccl_link_efficiency(arch);
         for (std::size_t k = 0; k < 3; ++k) hi[k] = std::min(hi[k], 1.0 / base[k]);
+        if (const double nvls = nccl::nvls_efficiency(nccl::arch_index(arch)); nvls > 0)
+            hi[3] = std::min(hi[3], 1.0 / (base[0] * nvls));
     }
     return hi;
 }
@@ -118,6 +124,18 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
         return !is_point_to_point(d->op);
     });
     const bool sees_p2p = std::any_of(data.begin(), data.end(), [](const Dataset* d) { return is_point_to_point(d->op); });
+    // NVLS's factor (Calibration::nvls_bandwidth_efficiency) is fitted on one
+    // node's NVLS rows only. A run spanning nodes (NVLSTree) cannot tell the
+    // switch's rate from the network's: fitted on two-node H100 runs (EFA's
+    // slow mid sizes, a noisy IB run) it fell to 0.57-0.83 and every
+    // single-node NVLS AllReduce predicted from them was 17-69% too slow.
+    const bool sees_nvls = std::any_of(used.begin(), used.end(), [](const auto& key) {
+        return key.first == NcclFamily::nvls;
+    });
+    // NVLS and NVLSTree cross NVLink only through the switch, at NVLS's rate.
+    const bool sees_nvlink = sees_collectives && std::any_of(used.begin(), used.end(), [](const auto& key) {
+        return key.first != NcclFamily::nvls && key.first != NcclFamily::nvls_tree;
+    });
     std::vector<BoxParameter> params;
     // A bandwidth factor, fitted in log and up to `ceiling` where rows see it, else fixed at its start.
     auto add_factor = [&](std::string name, double start, double ceiling, bool seen) {
@@ -129,7 +147,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
     const auto ceiling = efficiency_ceiling(data, machines);
     for (std::size_t k = 0; k < 3; ++k)
         add_factor(fmt::format("{} bandwidth factor", kClassNames[k]), base.bandwidth_efficiency[k], ceiling[k],
-                   sees_collectives);
+                   k == 0 ? sees_nvlink : sees_collectives);
     for (std::size_t k = 0; k < 3; ++k) {
         // No per-step latency of a protocol in use may go below zero.
         double lowest = kMaxHopIncreaseUs;
@@ -141,6 +159,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
                                   kMaxHopIncreaseUs, true});
     }
     add_factor("point-to-point bandwidth factor", base.p2p_bandwidth_efficiency, kMaxEfficiencyFactor, sees_p2p);
+    add_factor("NVLS bandwidth factor", base.nvls_bandwidth_efficiency, ceiling[3], sees_nvls);
     for (const auto& key : layout.bases) {
         auto it = base.base_latency.find(key);
         const double b = it != base.base_latency.end() ? it->second.us() : nccl_protocol(key.first, key.second)->base_latency.us();
@@ -193,7 +212,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
     Calibration fitted = apply(base, layout, lsq.x);
     for (std::size_t i = 0; i < params.size(); ++i) {
         out.parameters[i].active = lsq.active[i];
-        out.parameters[i].value = i < 3 || i == kP2pParam ? std::exp(lsq.x[i]) : lsq.x[i];
+        out.parameters[i].value = i < 3 || i == kP2pParam || i == kNvlsParam ? std::exp(lsq.x[i]) : lsq.x[i];
     }
     // Parameters no row depends on keep their start, so the profile says
     // nothing about links the logs never used.
@@ -202,6 +221,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
         if (!lsq.active[3 + k]) fitted.hop_latency_delta[k] = start.hop_latency_delta[k];
     }
     if (!lsq.active[kP2pParam]) fitted.p2p_bandwidth_efficiency = start.p2p_bandwidth_efficiency;
+    if (!lsq.active[kNvlsParam]) fitted.nvls_bandwidth_efficiency = start.nvls_bandwidth_efficiency;
 
     // Size corrections: per range, the geometric mean of measured / predicted.
     if (!options.size_boundaries.empty()) {

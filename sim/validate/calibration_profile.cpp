@@ -46,7 +46,7 @@ public:
         if (!f_.expect_map(root, "profile")) f_.throw_if_errors();
         f_.check_keys(root, "profile",
                       {"collsim_calibration", "nccl_version", "fitted_from", "bandwidth_efficiency",
-                       "p2p_bandwidth_efficiency", "hop_latency_delta", "launch_per_gpu", "base_latency",
+                       "p2p_bandwidth_efficiency", "nvls_bandwidth_efficiency", "hop_latency_delta", "launch_per_gpu", "base_latency",
                        "size_corrections"});
         if (auto v = f_.integer(root, "profile", "collsim_calibration", true); v && *v != kFormatVersion)
             f_.error(root["collsim_calibration"], "profile.collsim_calibration",
@@ -63,6 +63,9 @@ public:
         if (auto v = factor(root, "profile", "p2p_bandwidth_efficiency", kMinEfficiencyFactor, kMaxEfficiencyFactor,
                             false))
             c.p2p_bandwidth_efficiency = *v;
+        if (auto v = factor(root, "profile", "nvls_bandwidth_efficiency", kMinEfficiencyFactor, kMaxEfficiencyFactor,
+                            false))
+            c.nvls_bandwidth_efficiency = *v;
         if (const YAML::Node n = root["hop_latency_delta"]; n && f_.expect_map(n, "profile.hop_latency_delta")) {
             f_.check_keys(n, "profile.hop_latency_delta", {"nvlink", "pci", "net"});
             for (std::size_t k = 0; k < 3; ++k)
@@ -249,6 +252,7 @@ std::string render_calibration(const Calibration& c, const std::string& comment)
         out += fmt::format("{}{}: {:.6g}", k ? ", " : "", kClasses[k], c.bandwidth_efficiency[k]);
     out += "}\n";
     out += fmt::format("p2p_bandwidth_efficiency: {:.6g}\n", c.p2p_bandwidth_efficiency);
+    out += fmt::format("nvls_bandwidth_efficiency: {:.6g}\n", c.nvls_bandwidth_efficiency);
     out += "hop_latency_delta: {";
     for (std::size_t k = 0; k < 3; ++k)
         out += fmt::format("{}{}: {}", k ? ", " : "", kClasses[k], format_time(c.hop_latency_delta[k]));

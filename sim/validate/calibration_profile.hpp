@@ -6,6 +6,8 @@
 //   nccl_version: 2.29.3                    # release of the logs it was fitted to
 //   fitted_from: [a.csv, b.log]
 //   bandwidth_efficiency: {nvlink: 0.93, pci: 1, net: 1}   # x NCCL's own link figures
+//   p2p_bandwidth_efficiency: 1             # x the links, for AllToAll and sends
+//   nvls_bandwidth_efficiency: 1            # x NCCL's NVLS rate, in place of nvlink
 //   hop_latency_delta: {nvlink: -1.2us, pci: 0s, net: 0s}  # added to every per-step latency
 //   base_latency:                           # replaces NCCL's launch latency
 //     - {family: ring, proto: simple, latency: 22.5us}

@@ -23,6 +23,7 @@ TEST_CASE("a calibration profile survives writing and reading back") {
     c.fitted_from = "a.csv, dir/b \"x\".log";
     c.bandwidth_efficiency = {0.912345, 1.0, 0.5};
     c.p2p_bandwidth_efficiency = 0.75;
+    c.nvls_bandwidth_efficiency = 0.875;
     c.hop_latency_delta = {Time{} - 1200_ns, 0_ns, 3_us};
     c.base_latency[{NcclFamily::ring, ProtoKind::simple}] = 22500_ns;
     c.base_latency[{NcclFamily::tree, ProtoKind::ll}] = 7_us;
@@ -34,12 +35,13 @@ TEST_CASE("a calibration profile survives writing and reading back") {
     CHECK_THAT(text, Catch::Contains("hop_latency_delta: {nvlink: -1.2us, pci: 0s, net: 3us}"));
     CHECK_THAT(text, Catch::Contains("  - {from: 64K, to: 64M, factor: 0.9}"));
     CHECK_THAT(text, Catch::Contains("\nlaunch_per_gpu: 6.5us\n"));
-    CHECK_THAT(text, Catch::Contains("\np2p_bandwidth_efficiency: 0.75\n"));
+    CHECK_THAT(text, Catch::Contains("\np2p_bandwidth_efficiency: 0.75\nnvls_bandwidth_efficiency: 0.875\n"));
     const Calibration r = parse_calibration(text, "round-trip");
     CHECK(r.nccl_version == c.nccl_version);
     CHECK(r.fitted_from == c.fitted_from);
     CHECK(r.bandwidth_efficiency == c.bandwidth_efficiency);
     CHECK(r.p2p_bandwidth_efficiency == 0.75);
+    CHECK(r.nvls_bandwidth_efficiency == 0.875);
     CHECK(r.hop_latency_delta == c.hop_latency_delta);
     CHECK(r.base_latency == c.base_latency);
     CHECK(r.launch_per_gpu == 6500_ns);
@@ -72,6 +74,9 @@ TEST_CASE("bad calibration profiles name the field, the line and what was expect
              Case{kHead + "p2p_bandwidth_efficiency: 0\n",
                   "p.yaml:2:27: profile.p2p_bandwidth_efficiency: expected a number above 0.05 and at most 2, "
                   "found '0'"},
+             Case{kHead + "nvls_bandwidth_efficiency: fast\n",
+                  "p.yaml:2:28: profile.nvls_bandwidth_efficiency: expected a number above 0.05 and at most 2, "
+                  "found 'fast'"},
              Case{kHead + "bandwidth_efficiency: [1, 2]\n",
                   "p.yaml:2:23: profile.bandwidth_efficiency: expected a mapping of fields, found a list"},
              Case{kHead + "hop_latency_delta: {pci: 2}\n",

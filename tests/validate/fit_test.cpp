@@ -230,3 +230,39 @@ TEST_CASE("an AllToAll fit moves the point-to-point factor, not the links the co
     CHECK(on_ring.calibration.p2p_bandwidth_efficiency == 1.0);
     CHECK_FALSE(on_ring.parameters[6].active);
 }
+
+TEST_CASE("NVLS has its own factor: ring runs leave it, one node's NVLS runs fit it") {
+    Calibration truth;
+    truth.nvls_bandwidth_efficiency = 0.8;
+    TopologyCache machines;
+    auto& m = machines.get(source_path("topologies/dgx-h100.yaml"));
+    PredictRequest req;
+    req.ranks = m.topo.gpus();
+    req.bytes = Bytes(int64_t{1} << 30);
+    req.algo = "nvls";
+    auto time = [&](const Calibration& c) { return predict_collective(m.topo, m.routes, req, c).time.us(); };
+    CHECK(time(truth) / time(Calibration{}) == Approx(1 / 0.8).epsilon(0.03));
+    // NVLS's sends through the switch do not take the NVLink factor.
+    Calibration slow_links;
+    slow_links.bandwidth_efficiency[0] = 0.5;
+    CHECK(time(slow_links) == Approx(time(Calibration{})).epsilon(1e-3));
+    req.algo = "ring";
+    CHECK(time(truth) == time(Calibration{}));
+
+    const Dataset nvls = synthetic_run("topologies/dgx-h100.yaml", machines, truth, 1, CollOp::allreduce, "nvls");
+    const FitResult fit = fit_calibration({&nvls}, machines, Calibration{});
+    CHECK(fit.parameters[7].name == "NVLS bandwidth factor");
+    CHECK(fit.parameters[7].active);
+    CHECK(fit.calibration.nvls_bandwidth_efficiency < 0.9);
+    CHECK(fit.calibration.bandwidth_efficiency[0] == 1.0);  // no row sees it
+    CHECK_FALSE(fit.parameters[0].active);
+    // A ring run leaves it alone, and so does a two-node NVLSTree run, whose
+    // rows cannot tell the switch's rate from the network's.
+    const Dataset ring = synthetic_run("topologies/dgx-h100.yaml", machines, truth);
+    CHECK(fit_calibration({&ring}, machines, Calibration{}).calibration.nvls_bandwidth_efficiency == 1.0);
+    const Dataset tree =
+        synthetic_run("topologies/cluster-h100-2n.yaml", machines, truth, 1, CollOp::allreduce, "nvls_tree");
+    const FitResult on_tree = fit_calibration({&tree}, machines, Calibration{});
+    CHECK(on_tree.calibration.nvls_bandwidth_efficiency == 1.0);
+    CHECK_FALSE(on_tree.parameters[7].active);
+}
