@@ -21,7 +21,8 @@ def overall(j, bold_headline):
     print('| scope | calibration | rows | latency-bound median / p90 % | bandwidth-bound median / p90 % | geomean % |')
     print('|---|---|---|---|---|---|')
     o = j['overall']
-    for scope, obj in (('all runs', o), ('single-node', o['single_node']), ('multi-node', o['multi_node'])):
+    for scope, obj in (('all runs', o), ('single-node', o['single_node']), ('multi-node', o['multi_node']),
+                       ('8-GPU NVSwitch AllReduce', o['nvswitch_8gpu_allreduce'])):
         for mode, label in (('given', 'defaults'), ('in_sample', 'in-sample'), ('out_of_sample', 'out-of-sample')):
             s = obj[mode]
             lat, bw = pct(s['median_ape_latency_pct']), pct(s['median_ape_bandwidth_pct'])

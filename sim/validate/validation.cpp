@@ -7,21 +7,39 @@
 #include <numeric>
 #include <thread>
 
+#include "algorithms/communicator.hpp"
 #include "sim/core/error.hpp"
 
 namespace collsim {
 
 namespace {
 
-// Rows of every dataset, split by the dataset's node count.
+// An AllReduce on one server's eight GPUs, each linked to an NVSwitch.
+bool nvswitch_8gpu_allreduce(const Dataset& d, TopologyCache& machines) {
+    if (d.op != CollOp::allreduce || d.ranks != 8 || d.nodes != 1) return false;
+    const Topology& t = machines.get(d.topology_path).topo;
+    const auto gpus = first_gpus(t, d.ranks).gpus;
+    return std::all_of(gpus.begin(), gpus.end(), [&](DeviceId g) {
+        const auto& graph = t.graph();
+        for (auto [e, end] = boost::out_edges(g, graph); e != end; ++e)
+            if (t.device(static_cast<DeviceId>(boost::target(*e, graph))).kind == DeviceKind::nvswitch) return true;
+        return false;
+    });
+}
+
+// Rows of every dataset, split by the dataset's node count, and those of
+// 8-GPU NVSwitch AllReduce runs.
 struct RowPool {
-    std::vector<RowError> all, single_node, multi_node;
-    void add(const Dataset& d, const std::vector<RowError>& rows) {
+    std::vector<RowError> all, single_node, multi_node, nvswitch8;
+    void add(const Dataset& d, bool eight_nvswitch, const std::vector<RowError>& rows) {
         all.insert(all.end(), rows.begin(), rows.end());
         auto& part = d.nodes > 1 ? multi_node : single_node;
         part.insert(part.end(), rows.begin(), rows.end());
+        if (eight_nvswitch) nvswitch8.insert(nvswitch8.end(), rows.begin(), rows.end());
     }
-    ScopedErrors summary() const { return {summarize(all), summarize(single_node), summarize(multi_node)}; }
+    ScopedErrors summary() const {
+        return {summarize(all), summarize(single_node), summarize(multi_node), summarize(nvswitch8)};
+    }
 };
 
 }  // namespace
@@ -32,7 +50,9 @@ ValidationResult run_validation(const std::vector<Dataset>& data, TopologyCache&
     out.calibration = calibration_name;
     out.cross = options.cross;
     RowPool given, in_sample, out_of_sample;
+    std::vector<bool> eight;  // per dataset: an 8-GPU NVSwitch AllReduce
     for (const Dataset& d : data) {
+        eight.push_back(nvswitch_8gpu_allreduce(d, machines));
         DatasetResult r;
         r.dataset = &d;
         try {
@@ -43,7 +63,7 @@ ValidationResult run_validation(const std::vector<Dataset>& data, TopologyCache&
         }
         if (r.not_covered.empty() && r.prediction.rows.empty()) r.not_covered = "no row with a usable time";
         r.errors = summarize(r.prediction.errors());
-        given.add(d, r.prediction.errors());
+        given.add(d, eight.back(), r.prediction.errors());
         out.datasets.push_back(std::move(r));
     }
     out.given = given.summary();
@@ -114,16 +134,17 @@ ValidationResult run_validation(const std::vector<Dataset>& data, TopologyCache&
     for (std::size_t i = 0; i < n; ++i) {
         if (!out.datasets[i].not_covered.empty() || !has_partner(i)) continue;
         out.datasets[i].fitted = cross[i].fitted;
-        in_sample.add(*out.datasets[i].dataset, cross[i].in_sample);
+        in_sample.add(*out.datasets[i].dataset, eight[i], cross[i].in_sample);
         for (const auto& [j, rows] : cross[i].partners) {
             auto& dst = out.datasets[j].out_of_sample_rows;
             dst.insert(dst.end(), rows.begin(), rows.end());
         }
     }
-    for (auto& r : out.datasets) {
+    for (std::size_t i = 0; i < n; ++i) {
+        DatasetResult& r = out.datasets[i];
         if (r.out_of_sample_rows.empty()) continue;
         r.out_of_sample = summarize(r.out_of_sample_rows);
-        out_of_sample.add(*r.dataset, r.out_of_sample_rows);
+        out_of_sample.add(*r.dataset, eight[i], r.out_of_sample_rows);
     }
     out.in_sample = in_sample.summary();
     out.out_of_sample = out_of_sample.summary();

@@ -80,8 +80,10 @@ std::string render_validation_table(const ValidationResult& v, const std::string
                            r.not_covered);
     }
     auto scoped = [&](const char* what, const ScopedErrors& e) {
-        out += fmt::format("# overall, {}:\n#   all runs:         {}\n#   single-node runs: {}\n#   multi-node runs:  {}\n",
-                           what, summary_line(e.all), summary_line(e.single_node), summary_line(e.multi_node));
+        out += fmt::format("# overall, {}:\n#   all runs:         {}\n#   single-node runs: {}\n#   multi-node runs:  {}\n"
+                           "#   8-GPU NVSwitch AllReduce: {}\n",
+                           what, summary_line(e.all), summary_line(e.single_node), summary_line(e.multi_node),
+                           summary_line(e.nvswitch_8gpu_allreduce));
     };
     out += "#\n";
     scoped("calibration as given", v.given);
@@ -126,7 +128,8 @@ std::string render_validation_json(const ValidationResult& v) {
     j["overall"]["in_sample"] = summary_json(v.in_sample.all);
     j["overall"]["out_of_sample"] = v.out_of_sample ? summary_json(v.out_of_sample->all) : Json(nullptr);
     for (const auto& [key, pick] : {std::pair{"single_node", &ScopedErrors::single_node},
-                                    std::pair{"multi_node", &ScopedErrors::multi_node}}) {
+                                    std::pair{"multi_node", &ScopedErrors::multi_node},
+                                    std::pair{"nvswitch_8gpu_allreduce", &ScopedErrors::nvswitch_8gpu_allreduce}}) {
         Json& scope = j["overall"][key];
         scope["given"] = summary_json(v.given.*pick);
         scope["in_sample"] = summary_json(v.in_sample.*pick);

@@ -8,7 +8,8 @@
 //   "fitted": {...}, "out_of_sample": {...}}],          <- these two with --cross only
 //   "not_covered": [{"file", "op", "ranks", "reason"}],
 //   "overall": {"given": {...}, "in_sample": {...}, "out_of_sample": {...} or null,
-//               "single_node": {"given", "in_sample", "out_of_sample"}, "multi_node": {...the same}}}
+//               "single_node": {"given", "in_sample", "out_of_sample"}, "multi_node": {...the same},
+//               "nvswitch_8gpu_allreduce": {...the same}: AllReduce on one server's 8 NVSwitch GPUs}}
 // where {...} holds "rows", "latency_rows", "bandwidth_rows" and the error keys above; a
 // percentage is null where no row falls in its size range.
 #include <string>

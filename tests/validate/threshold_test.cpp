@@ -25,6 +25,10 @@ namespace {
 // before the launch floor of nccl-tests' -g; validation/README.md).
 constexpr double kMaxBandwidthBoundMedianPct = 10.5;
 constexpr double kMaxLatencyBoundMedianPct = 15.0;
+// Issue 5's target for AllReduce on one server's 8 NVSwitch GPUs,
+// bandwidth-bound, out of sample: 3.5% over 7 runs (H100 12.1% and B200 8.2%
+// before NVLS had its own calibration factor).
+constexpr double kMaxNvswitchAllReduceMedianPct = 5.0;
 }  // namespace
 
 // [slow]: the one essential slow test (a calibration fit per shipped run, the
@@ -43,6 +47,10 @@ TEST_CASE("out-of-sample error over the shipped datasets stays under the thresho
     CHECK(oos["bandwidth_rows"].get<int>() >= 100);
     CHECK(oos["median_ape_bandwidth_pct"].get<double>() <= kMaxBandwidthBoundMedianPct);
     CHECK(oos["median_ape_latency_pct"].get<double>() <= kMaxLatencyBoundMedianPct);
+    const auto& eight = j["overall"]["nvswitch_8gpu_allreduce"]["out_of_sample"];
+    INFO("8-GPU NVSwitch AllReduce, out of sample: " << eight.dump());
+    CHECK(eight["bandwidth_rows"].get<int>() >= 100);
+    CHECK(eight["median_ape_bandwidth_pct"].get<double>() <= kMaxNvswitchAllReduceMedianPct);
     CHECK(r.exit_code == 0);
 }
 

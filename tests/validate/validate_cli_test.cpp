@@ -53,6 +53,17 @@ TEST_CASE("validate --log reports one run's error with the stable JSON names") {
     for (const char* k : {"median_ape_latency_pct", "median_ape_bandwidth_pct", "geomean_ape_pct"})
         CHECK(j["overall"]["in_sample"].contains(k));
     CHECK(j["overall"]["out_of_sample"].is_null());
+    // An AllReduce on a DGX H100's eight GPUs counts towards the 8-GPU
+    // NVSwitch scope; a Broadcast on two GPUs does not.
+    CHECK(j["overall"]["nvswitch_8gpu_allreduce"]["given"]["rows"] == 7);
+    CHECK(j["overall"]["single_node"]["given"]["rows"] == 7);
+    CHECK(j["overall"]["multi_node"]["given"]["rows"] == 0);
+    const auto b = run_cli("validate --log " + kLogs +
+                           "new-layout-broadcast.log --topology tests/data/validate/two-gpus.yaml --format json");
+    REQUIRE(b.exit_code == 0);
+    const auto jb = nlohmann::json::parse(b.out);
+    CHECK(jb["overall"]["given"]["rows"] == 4);
+    CHECK(jb["overall"]["nvswitch_8gpu_allreduce"]["given"]["rows"] == 0);
 }
 
 TEST_CASE("validate CSV has one line per predicted row, and the table names what is not covered") {
