@@ -69,6 +69,12 @@ std::optional<Protocol> nccl_protocol(NcclFamily family, ProtoKind proto) {
     // src/include/device.h NCCL_LL128_LINESIZE / NCCL_LL128_ELEMS_PER_THREAD).
     if (proto == ProtoKind::ll) out.payload_num = 1, out.payload_den = 2;
     if (proto == ProtoKind::ll128) out.payload_num = 120, out.payload_den = 128;
+    // Trees (AllReduce only, as in NCCL) move 92% of what their links carry:
+    // NCCL's cost model takes 0.92 of a tree AllReduce's bus bandwidth
+    // (src/graph/tuning.cc, MODEL-FACTS.md), its tuner here too. Measured:
+    // 2 x L40S Tree reaches 95% of the same box's ring, which the links alone
+    // made equal.
+    if (family == NcclFamily::tree) out.payload_num *= 92, out.payload_den *= 100;
     // Slot payloads from NCCL's buffer sizes (src/include/device.h, src/init.cc),
     // each buffer split into NCCL_STEPS = 8 slots:
     //   Simple: DEFAULT_BUFFSIZE 4 MiB / 8 = 512 KiB;

@@ -15,15 +15,17 @@ using collsim::test::run_cli;
 namespace {
 // Issue 5 asks for at most 15% (bandwidth-bound rows) and 25% (latency-bound
 // rows) here, and aims at 10% and 20%. Measured out-of-sample over 45 runs:
-// 9.9% bandwidth-bound (10.5% before NVLS had its own calibration factor;
+// 9.3% bandwidth-bound (9.9% before trees moved 92% of what their links
+// carry; 10.5% before NVLS had its own calibration factor;
 // 11.1% before NVLSTree ran at NCCL's bus-bandwidth rate; 12.5% before
 // AllToAll was bound by NCCL's p2p channels; 12.6% before NVLS paid its
 // chunk handshakes; 13.9% before point-to-point runs had their own
 // bandwidth factor; 15.6% while the R760xa RoCE run sat in the FarmShare
 // L40S box's class; 23.2% before the fit's link parameters had weak
-// priors), 14.0% latency-bound (14.4% before the NVLS handshakes; 18.9%
+// priors), 13.8% latency-bound (14.0% before the trees' 92%; 14.4% before
+// the NVLS handshakes; 18.9%
 // before the launch floor of nccl-tests' -g; validation/README.md).
-constexpr double kMaxBandwidthBoundMedianPct = 10.5;
+constexpr double kMaxBandwidthBoundMedianPct = 10.0;
 constexpr double kMaxLatencyBoundMedianPct = 15.0;
 // Issue 5's target for AllReduce on one server's 8 NVSwitch GPUs,
 // bandwidth-bound, out of sample: 3.5% over 7 runs (H100 12.1% and B200 8.2%
