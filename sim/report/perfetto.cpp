@@ -7,9 +7,6 @@ namespace collsim {
 namespace {
 using nlohmann::ordered_json;
 
-// Microseconds with picosecond digits kept, so slices line up exactly.
-double us(Time t) { return static_cast<double>(t.ps()) / 1e6; }
-
 ordered_json meta(const char* what, int pid, int tid, const std::string& name) {
     ordered_json e{{"ph", "M"}, {"name", what}, {"pid", pid}};
     if (tid >= 0) e["tid"] = tid;
@@ -20,7 +17,7 @@ ordered_json meta(const char* what, int pid, int tid, const std::string& name) {
 ordered_json slice(const std::string& name, const char* cat, int pid, uint32_t tid, Time begin, Time end,
                    ordered_json args) {
     return ordered_json{{"ph", "X"},      {"name", name}, {"cat", cat},  {"pid", pid},
-                        {"tid", tid},     {"ts", us(begin)}, {"dur", us(end - begin)}, {"args", std::move(args)}};
+                        {"tid", tid},     {"ts", begin.us()}, {"dur", (end - begin).us()}, {"args", std::move(args)}};
 }
 
 void rank_tracks(ordered_json& events, const ReplayReport& rep) {
@@ -72,11 +69,11 @@ void link_tracks(ordered_json& events, const ReplayReport& rep, std::size_t link
         const LinkUsage& l = rep.links[k];
         for (std::size_t i = 0; i + 1 < s.times.size(); ++i) {
             const int64_t bytes = s.carried[i + 1][l.channel] - s.carried[i][l.channel];
-            const double gbps = static_cast<double>(bytes) / (us(s.times[i + 1] - s.times[i]) * 1e3);
-            events.push_back(ordered_json{{"ph", "C"}, {"name", l.name}, {"pid", pid}, {"ts", us(s.times[i])},
+            const double gbps = static_cast<double>(bytes) / ((s.times[i + 1] - s.times[i]).us() * 1e3);
+            events.push_back(ordered_json{{"ph", "C"}, {"name", l.name}, {"pid", pid}, {"ts", s.times[i].us()},
                                           {"args", ordered_json{{"GB/s", gbps}}}});
         }
-        events.push_back(ordered_json{{"ph", "C"}, {"name", l.name}, {"pid", pid}, {"ts", us(s.times.back())},
+        events.push_back(ordered_json{{"ph", "C"}, {"name", l.name}, {"pid", pid}, {"ts", s.times.back().us()},
                                       {"args", ordered_json{{"GB/s", 0.0}}}});
     }
 }

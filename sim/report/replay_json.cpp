@@ -9,8 +9,6 @@ namespace collsim {
 namespace {
 using nlohmann::ordered_json;
 
-double us(Time t) { return static_cast<double>(t.ps()) / 1e6; }
-
 ordered_json fractions(const Fractions& f) {
     return ordered_json{{"compute", f.compute},
                         {"exposed_comm", f.exposed_comm},
@@ -20,17 +18,17 @@ ordered_json fractions(const Fractions& f) {
 
 ordered_json arrivals(const CollectiveRun& c) {
     ordered_json a = ordered_json::array();
-    for (Time t : c.arrivals) a.push_back(us(t));
+    for (Time t : c.arrivals) a.push_back(t.us());
     return a;
 }
 
 ordered_json step_times(const StepTimes& s) {
-    return ordered_json{{"p50_us", us(s.p50)}, {"p99_us", us(s.p99)}, {"max_us", us(s.max)}, {"mean_us", us(s.mean)}};
+    return ordered_json{{"p50_us", s.p50.us()}, {"p99_us", s.p99.us()}, {"max_us", s.max.us()}, {"mean_us", s.mean.us()}};
 }
 
 ordered_json collective(const ReplayReport& rep, const CollectiveRun& c) {
     const Time latency = c.end - c.last_arrival;
-    const double algbw = latency.ps() > 0 ? static_cast<double>(c.bytes.count()) / (us(latency) * 1e3) : 0;
+    const double algbw = latency.ps() > 0 ? static_cast<double>(c.bytes.count()) / (latency.us() * 1e3) : 0;
     return ordered_json{{"name", c.name},
                         {"step", c.step + 1},
                         {"op", std::string(to_string(c.kind))},
@@ -44,9 +42,9 @@ ordered_json collective(const ReplayReport& rep, const CollectiveRun& c) {
                         {"simulated_channels", c.simulated_channels},
                         {"channels_bounded", c.bounded},
                         {"steps_lumped", c.lumped},
-                        {"start_us", us(c.last_arrival)},
-                        {"latency_us", us(latency)},
-                        {"arrival_skew_us", us(c.last_arrival - c.first_arrival)},
+                        {"start_us", c.last_arrival.us()},
+                        {"latency_us", latency.us()},
+                        {"arrival_skew_us", (c.last_arrival - c.first_arrival).us()},
                         {"last_rank", c.last_rank},
                         {"members", c.members},
                         {"arrivals_us", arrivals(c)},
@@ -62,8 +60,8 @@ std::string render_replay_json(const ReplayReport& rep) {
     j["topology"] = rep.topo->name();
     j["rank_count"] = r.ranks;
     j["steps"] = r.steps;
-    j["step_time_us"] = us(m.step_time);
-    j["span_us"] = us(m.span);
+    j["step_time_us"] = m.step_time.us();
+    j["span_us"] = m.span.us();
     j["fractions"] = fractions(m.average);
     j["step_times"] = step_times(rep.steps);
     if (rep.baseline) {
@@ -76,10 +74,10 @@ std::string render_replay_json(const ReplayReport& rep) {
     for (const RankBreakdown& b : m.ranks)
         ranks.push_back(ordered_json{{"rank", b.rank},
                                      {"gpu", rep.topo->device(rep.topo->gpus()[static_cast<std::size_t>(b.rank)]).name},
-                                     {"compute_us", us(b.compute)},
-                                     {"exposed_comm_us", us(b.exposed_comm)},
-                                     {"overlapped_comm_us", us(b.overlapped_comm)},
-                                     {"idle_us", us(b.idle)},
+                                     {"compute_us", b.compute.us()},
+                                     {"exposed_comm_us", b.exposed_comm.us()},
+                                     {"overlapped_comm_us", b.overlapped_comm.us()},
+                                     {"idle_us", b.idle.us()},
                                      {"fractions", fractions(b.fractions)}});
     j["ranks"] = std::move(ranks);
     ordered_json colls = ordered_json::array();
@@ -92,16 +90,16 @@ std::string render_replay_json(const ReplayReport& rep) {
                                    {"from", p.from},
                                    {"to", p.to},
                                    {"bytes", p.bytes.count()},
-                                   {"start_us", us(p.start)},
-                                   {"latency_us", us(p.end - p.start)},
-                                   {"wait_us", us(p.start - std::min(p.send_arrival, p.recv_arrival))}});
+                                   {"start_us", p.start.us()},
+                                   {"latency_us", (p.end - p.start).us()},
+                                   {"wait_us", (p.start - std::min(p.send_arrival, p.recv_arrival)).us()}});
     j["p2p"] = std::move(p2p);
     ordered_json bubbles = ordered_json::array();
     for (const Bubble& b : rep.bubbles)
         bubbles.push_back(ordered_json{{"rank", b.rank},
                                        {"step", b.step + 1},
-                                       {"start_us", us(b.start)},
-                                       {"duration_us", us(b.end - b.start)},
+                                       {"start_us", b.start.us()},
+                                       {"duration_us", (b.end - b.start).us()},
                                        {"cause", std::string(to_string(b.cause))},
                                        {"op", b.op},
                                        {"waited_for", b.waited_for}});

@@ -8,7 +8,7 @@
 namespace collsim {
 
 namespace {
-std::string quoted(std::string_view s) {
+std::string dot_id(std::string_view s) {
     std::string out = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\') out += '\\';
@@ -41,24 +41,24 @@ std::string render_dot(const Topology& topo, bool collapse) {
         for (const Instance& inst : topo.instances())
             for (DeviceId d = inst.first; d < inst.first + inst.size; ++d) vertex[d] = inst.name;
 
-    std::string out = fmt::format("graph {} {{\n  node [fontsize=10];\n", quoted(topo.name()));
+    std::string out = fmt::format("graph {} {{\n  node [fontsize=10];\n", dot_id(topo.name()));
     std::size_t next_instance = 0;
     for (DeviceId d = 0; d < n; ++d) {
         const Device& dev = topo.device(d);
         if (collapse && next_instance < topo.instances().size() && d >= topo.instances()[next_instance].first) {
             const Instance& inst = topo.instances()[next_instance++];
-            out += fmt::format("  {} [shape=box3d, label={}];\n", quoted(inst.name),
-                               quoted(fmt::format("{}\\n{} ({} devices)", inst.name, inst.template_name, inst.size)));
+            out += fmt::format("  {} [shape=box3d, label={}];\n", dot_id(inst.name),
+                               dot_id(fmt::format("{}\\n{} ({} devices)", inst.name, inst.template_name, inst.size)));
             d = inst.first + inst.size - 1;
             continue;
         }
-        out += fmt::format("  {} [shape={}, label={}];\n", quoted(dev.name), shape(dev.kind),
-                           quoted(fmt::format("{}\\n{}", dev.name, to_string(dev.kind))));
+        out += fmt::format("  {} [shape={}, label={}];\n", dot_id(dev.name), shape(dev.kind),
+                           dot_id(fmt::format("{}\\n{}", dev.name, to_string(dev.kind))));
     }
     if (!collapse) {
         for (const Link& l : topo.links())
-            out += fmt::format("  {} -- {} [label={}];\n", quoted(vertex[l.a]), quoted(vertex[l.b]),
-                               quoted(fmt::format("{} {}", to_string(l.kind), bandwidth_label(l.bandwidth.bps()))));
+            out += fmt::format("  {} -- {} [label={}];\n", dot_id(vertex[l.a]), dot_id(vertex[l.b]),
+                               dot_id(fmt::format("{} {}", to_string(l.kind), bandwidth_label(l.bandwidth.bps()))));
         return out + "}\n";
     }
     // Merge parallel links between the same two vertices; drop those inside one.
@@ -82,7 +82,7 @@ std::string render_dot(const Topology& topo, bool collapse) {
         const auto& [a, c, kind] = key;
         const std::string label = b.count == 1 ? fmt::format("{} {}", kind, bandwidth_label(b.bps))
                                                : fmt::format("{} x{} {}", kind, b.count, bandwidth_label(b.bps));
-        out += fmt::format("  {} -- {} [label={}];\n", quoted(a), quoted(c), quoted(label));
+        out += fmt::format("  {} -- {} [label={}];\n", dot_id(a), dot_id(c), dot_id(label));
     }
     return out + "}\n";
 }

@@ -216,7 +216,7 @@ std::string format_size(Bytes b) {
 }
 
 // A YAML double-quoted scalar.
-std::string quoted(const std::string& s) {
+std::string yaml_quoted(const std::string& s) {
     std::string out = "\"";
     for (char ch : s) {
         if (ch == '"' || ch == '\\') out += '\\';
@@ -245,8 +245,8 @@ std::string render_calibration(const Calibration& c, const std::string& comment)
         start = end == std::string::npos ? comment.size() : end + 1;
     }
     out += fmt::format("collsim_calibration: {}\n", kFormatVersion);
-    out += fmt::format("nccl_version: {}\n", quoted(c.nccl_version));
-    if (!c.fitted_from.empty()) out += fmt::format("fitted_from: {}\n", quoted(c.fitted_from));
+    out += fmt::format("nccl_version: {}\n", yaml_quoted(c.nccl_version));
+    if (!c.fitted_from.empty()) out += fmt::format("fitted_from: {}\n", yaml_quoted(c.fitted_from));
     out += "bandwidth_efficiency: {";
     for (std::size_t k = 0; k < 3; ++k)
         out += fmt::format("{}{}: {:.6g}", k ? ", " : "", kClasses[k], c.bandwidth_efficiency[k]);

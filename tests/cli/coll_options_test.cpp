@@ -9,23 +9,23 @@
 using collsim::test::run_cli;
 
 namespace {
-const std::string kDgx = "coll --topology topologies/dgx-h100.yaml ";
+const std::string kCollDgx = "coll --topology topologies/dgx-h100.yaml ";
 }
 
 TEST_CASE("coll prints nccl-tests' out-of-place columns") {
-    auto r = run_cli(kDgx + "--op reduce --root 2 --sizes 1M");
+    auto r = run_cli(kCollDgx + "--op reduce --root 2 --sizes 1M");
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Catch::Contains("#       size         count      type   redop    root     time   algbw   busbw  #wrong"));
     CHECK_THAT(r.out, Catch::Contains("     1048576        262144     float     sum       2"));
-    auto b = run_cli(kDgx + "--op allgather --sizes 1M");
+    auto b = run_cli(kCollDgx + "--op allgather --sizes 1M");
     REQUIRE(b.exit_code == 0);
     CHECK_THAT(b.out, Catch::Contains("     1048576        262144     float    none      -1"));
 }
 
 TEST_CASE("coll --gpus picks the communicator by index, range or name") {
-    auto by_index = run_cli(kDgx + "--gpus 0,2,4,6 --sizes 1M --format json");
-    auto by_name = run_cli(kDgx + "--gpus gpu0,gpu2,gpu4,gpu6 --sizes 1M --format json");
-    auto first4 = run_cli(kDgx + "--gpus 0-3 --sizes 1M --format json");
+    auto by_index = run_cli(kCollDgx + "--gpus 0,2,4,6 --sizes 1M --format json");
+    auto by_name = run_cli(kCollDgx + "--gpus gpu0,gpu2,gpu4,gpu6 --sizes 1M --format json");
+    auto first4 = run_cli(kCollDgx + "--gpus 0-3 --sizes 1M --format json");
     REQUIRE(by_index.exit_code == 0);
     REQUIRE(first4.exit_code == 0);
     CHECK(by_index.out == by_name.out);
@@ -34,7 +34,7 @@ TEST_CASE("coll --gpus picks the communicator by index, range or name") {
 }
 
 TEST_CASE("AllGather and AllToAll sizes are whole blocks per rank, as in nccl-tests") {
-    auto r = run_cli(kDgx + "--op alltoall --ranks 3 --sizes 1000 --format json");
+    auto r = run_cli(kCollDgx + "--op alltoall --ranks 3 --sizes 1000 --format json");
     REQUIRE(r.exit_code == 0);
     auto j = nlohmann::json::parse(r.out);
     CHECK(j["rows"][0]["count"] == 249);  // 250 floats rounded down to 3 x 83
@@ -42,15 +42,15 @@ TEST_CASE("AllGather and AllToAll sizes are whole blocks per rank, as in nccl-te
 }
 
 TEST_CASE("the analytical model gives the closed form, and --explain shows both with their terms") {
-    auto flow = run_cli(kDgx + "--sizes 1G --format json");
-    auto closed = run_cli(kDgx + "--sizes 1G --format json --model analytical");
+    auto flow = run_cli(kCollDgx + "--sizes 1G --format json");
+    auto closed = run_cli(kCollDgx + "--sizes 1G --format json --model analytical");
     REQUIRE(flow.exit_code == 0);
     REQUIRE(closed.exit_code == 0);
     const double tf = nlohmann::json::parse(flow.out)["rows"][0]["time_us"];
     const double tc = nlohmann::json::parse(closed.out)["rows"][0]["time_us"];
     CHECK(tc == Approx(tf).epsilon(0.02));
     CHECK(nlohmann::json::parse(closed.out)["model"] == "analytical");
-    auto e = run_cli(kDgx + "--sizes 8,1G --explain --format json");
+    auto e = run_cli(kCollDgx + "--sizes 8,1G --explain --format json");
     REQUIRE(e.exit_code == 0);
     auto row = nlohmann::json::parse(e.out)["rows"][1];
     const double lat = row["latency_us"], bw = row["bandwidth_us"], total = row["analytical_us"];
@@ -76,7 +76,7 @@ TEST_CASE("coll is deterministic for every algorithm") {
     for (std::string args : {"--op allreduce --algo tree", "--op allreduce --algo rhd --ranks 6",
                              "--op alltoall --algo alltoall_pairwise", "--op broadcast --root 5",
                              "--op allreduce --algo nvls"}) {
-        const std::string topo = kDgx;
+        const std::string topo = kCollDgx;
         auto a = run_cli(topo + args + " --sizes 1K:16M --format csv");
         auto b = run_cli(topo + args + " --sizes 1K:16M --format csv");
         INFO(args << "\n" << a.err);
@@ -90,19 +90,19 @@ TEST_CASE("bad communicator, root, model and algorithm choices exit 2 and say wh
         std::string args, expect;
     };
     for (const Case& c : {
-             Case{kDgx + "--gpus 0,9", "--gpus: expected GPU names or indices (0 to 7) of topology dgx-h100"},
-             Case{kDgx + "--gpus 0,nic0", "found 'nic0', a nic"},
-             Case{kDgx + "--gpus 1,2,1", "--gpus: expected each GPU once, found '1' (gpu1) twice"},
-             Case{kDgx + "--gpus 0,,1", "found an empty entry in '0,,1'"},
-             Case{kDgx + "--gpus 0-3 --ranks 4", "--ranks excludes --gpus"},
-             Case{kDgx + "--op allreduce --root 1", "--root: expected no root: only broadcast and reduce have one"},
-             Case{kDgx + "--op broadcast --root 8", "--root: expected a rank from 0 to 7, found '8'"},
-             Case{kDgx + "--model fluid", "--model: expected one of flow, analytical, found 'fluid'"},
+             Case{kCollDgx + "--gpus 0,9", "--gpus: expected GPU names or indices (0 to 7) of topology dgx-h100"},
+             Case{kCollDgx + "--gpus 0,nic0", "found 'nic0', a nic"},
+             Case{kCollDgx + "--gpus 1,2,1", "--gpus: expected each GPU once, found '1' (gpu1) twice"},
+             Case{kCollDgx + "--gpus 0,,1", "found an empty entry in '0,,1'"},
+             Case{kCollDgx + "--gpus 0-3 --ranks 4", "--ranks excludes --gpus"},
+             Case{kCollDgx + "--op allreduce --root 1", "--root: expected no root: only broadcast and reduce have one"},
+             Case{kCollDgx + "--op broadcast --root 8", "--root: expected a rank from 0 to 7, found '8'"},
+             Case{kCollDgx + "--model fluid", "--model: expected one of flow, analytical, found 'fluid'"},
              Case{"coll -t topologies/pcie-gen4-x16-8gpu.yaml --algo nvls",
                   "nvls needs an nvswitch with in_network_reduction: true"},
-             Case{kDgx + "--algo hierarchical", "hierarchical needs ranks on at least two servers"},
-             Case{kDgx + "--algo tree --op allgather", "--op: expected an operation that algorithm 'tree' implements"},
-             Case{kDgx + "--algo nvls --proto ll",
+             Case{kCollDgx + "--algo hierarchical", "hierarchical needs ranks on at least two servers"},
+             Case{kCollDgx + "--algo tree --op allgather", "--op: expected an operation that algorithm 'tree' implements"},
+             Case{kCollDgx + "--algo nvls --proto ll",
                   "--proto: expected a protocol that NCCL runs with algorithm 'nvls'"},
          }) {
         INFO(c.args);

@@ -4,20 +4,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "tests/support/run_cli.hpp"
 
 namespace fs = std::filesystem;
-
-namespace {
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-}  // namespace
+using collsim::test::slurp;
 
 // Every example folder's commands are run and diffed: each file `command`
 // (collsim's arguments) with its `expected.txt`, and each `command-NAME` with

@@ -3,6 +3,7 @@
 #include "sim/exec/step_costs.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "sim/model/predict.hpp"
+#include "tests/support/run_cli.hpp"
 
 using namespace collsim;
 
@@ -16,8 +17,7 @@ TEST_CASE("protocols carry NCCL's payload shares: LL half, LL128 120/128, trees 
 }
 
 TEST_CASE("a two-GPU tree AllReduce takes 1/0.92 of the ring's time where the links bound both") {
-    const Topology t =
-        load_topology(std::string(COLLSIM_SOURCE_ROOT) + "/validation/data/topologies/l40s-2gpu-pcie.yaml");
+    const Topology t = load_topology(collsim::test::source_path("validation/data/topologies/l40s-2gpu-pcie.yaml"));
     Routes routes(t);
     PredictRequest req;
     req.ranks = t.gpus();

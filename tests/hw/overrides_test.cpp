@@ -2,6 +2,7 @@
 
 #include "sim/hw/name_glob.hpp"
 #include "sim/hw/topology_loader.hpp"
+#include "tests/support/topology_inputs.hpp"
 
 using namespace collsim;
 using namespace collsim::literals;
@@ -35,15 +36,6 @@ const Link& link_between(const Topology& t, const std::string& a, const std::str
     return t.links().front();
 }
 
-std::string error_of(const std::string& yaml) {
-    try {
-        parse_topology(yaml, "t.yaml");
-    } catch (const std::runtime_error& e) {
-        return e.what();
-    }
-    FAIL("expected the topology to be rejected");
-    return "";
-}
 }  // namespace
 
 TEST_CASE("globs match names with *, ? and character sets") {
@@ -81,17 +73,17 @@ TEST_CASE("overrides change one node's slot, a degraded cable and a slower NIC")
 }
 
 TEST_CASE("override errors name the override") {
-    CHECK_THAT(error_of(kCluster + "overrides:\n  - {device: node0.sw, memory_bandwidth: 1TB/s}\n"),
+    CHECK_THAT(test::topology_error(kCluster + "overrides:\n  - {device: node0.sw, memory_bandwidth: 1TB/s}\n"),
                Catch::Contains("overrides[0].memory_bandwidth: expected memory_bandwidth only on a gpu or a "
                                "root_complex, found 'node0.sw' matching pcie_switch 'node0.sw'"));
-    CHECK_THAT(error_of(kCluster + "overrides:\n  - {link: [node0.nic0, net.leaf0], lanes: 8}\n"),
+    CHECK_THAT(test::topology_error(kCluster + "overrides:\n  - {link: [node0.nic0, net.leaf0], lanes: 8}\n"),
                Catch::Contains("overrides[0].lanes: expected PCIe links given by gen + lanes"));
-    CHECK_THAT(error_of(kCluster + "overrides:\n  - {device: node0.sw}\n"),
+    CHECK_THAT(test::topology_error(kCluster + "overrides:\n  - {device: node0.sw}\n"),
                Catch::Contains("overrides[0]: expected at least one of latency, memory_bandwidth, "
                                "in_network_reduction to change, found only the pattern"));
-    CHECK_THAT(error_of(kCluster + "overrides:\n  - {device: node0.sw, link: [a, b], latency: 1ns}\n"),
+    CHECK_THAT(test::topology_error(kCluster + "overrides:\n  - {device: node0.sw, link: [a, b], latency: 1ns}\n"),
                Catch::Contains("overrides[0]: expected either device: PATTERN or link: [PATTERN, PATTERN], found "
                                "both device and link"));
-    CHECK_THAT(error_of(kCluster + "overrides:\n  - {link: node0.sw, latency: 1ns}\n"),
+    CHECK_THAT(test::topology_error(kCluster + "overrides:\n  - {link: node0.sw, latency: 1ns}\n"),
                Catch::Contains("overrides[0].link: expected the link's two ends as patterns"));
 }

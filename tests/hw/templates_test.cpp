@@ -2,20 +2,12 @@
 
 #include "sim/core/error.hpp"
 #include "sim/hw/topology_loader.hpp"
+#include "tests/support/topology_inputs.hpp"
 
 using namespace collsim;
 using namespace collsim::literals;
 
 namespace {
-std::string error_of(const std::string& yaml) {
-    try {
-        parse_topology(yaml, "t.yaml");
-    } catch (const std::runtime_error& e) {
-        return e.what();
-    }
-    FAIL("expected the topology to be rejected");
-    return "";
-}
 
 // A server: two GPUs on a PCIe switch with one NIC; a top switch joins the NICs.
 const char* kTwoServers = R"(schema: 1
@@ -87,7 +79,7 @@ nodes:
 }
 
 TEST_CASE("template errors are reported once, with the template's path") {
-    auto msg = error_of(R"(schema: 1
+    auto msg = test::topology_error(R"(schema: 1
 name: x
 templates:
   box:
@@ -103,9 +95,9 @@ nodes:
 
 TEST_CASE("a node count below one and a name with a count are rejected") {
     const std::string head = "schema: 1\nname: x\ntemplates:\n  b: {devices: [{name: g, kind: gpu, memory_bandwidth: 1TB/s}]}\n";
-    CHECK_THAT(error_of(head + "nodes:\n  - {template: b, count: 0}\n"),
+    CHECK_THAT(test::topology_error(head + "nodes:\n  - {template: b, count: 0}\n"),
                Catch::Contains("nodes[0].count: expected a node count from 1 to 1048576, found '0'"));
-    CHECK_THAT(error_of(head + "nodes:\n  - {template: b, count: 2, name: solo}\n"),
+    CHECK_THAT(test::topology_error(head + "nodes:\n  - {template: b, count: 2, name: solo}\n"),
                Catch::Contains("nodes[0].name: expected either name (one node) or prefix and count, found name with a "
                                "count above 1"));
 }

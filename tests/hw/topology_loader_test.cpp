@@ -3,6 +3,7 @@
 #include "sim/core/error.hpp"
 #include "sim/hw/routes.hpp"
 #include "sim/hw/topology_loader.hpp"
+#include "tests/support/topology_inputs.hpp"
 #include "tests/support/input_error.hpp"
 
 using namespace collsim;
@@ -20,10 +21,6 @@ links:
 )";
 
 // Loads `yaml` expecting failure; returns the error message.
-std::string error_of(const std::string& yaml) {
-    return test::input_error_of([&] { parse_topology(yaml, "t.yaml"); });
-}
-
 std::string with_link(const std::string& link) {
     return std::string(R"(name: x
 devices:
@@ -44,59 +41,59 @@ TEST_CASE("a PCIe link's bandwidth follows its generation and lane count") {
 }
 
 TEST_CASE("malformed YAML names the position") {
-    auto msg = error_of("name: x\ndevices: [ {name: g0\n");
+    auto msg = test::topology_error("name: x\ndevices: [ {name: g0\n");
     CHECK_THAT(msg, Catch::Contains("t.yaml:3:1"));
     CHECK_THAT(msg, Catch::Contains("well-formed YAML"));
 }
 
 TEST_CASE("a key given twice in a mapping is rejected, not read as its first value") {
-    CHECK_THAT(error_of("name: x\ndevices:\n  - {name: g0, kind: gpu, kind: nic}\nlinks: []\nname: y\n"),
+    CHECK_THAT(test::topology_error("name: x\ndevices:\n  - {name: g0, kind: gpu, kind: nic}\nlinks: []\nname: y\n"),
                Catch::Contains("t.yaml:3:27: devices[0].kind: expected each key once in a mapping, found it again "
                                "(first at line 3)"));
-    CHECK_THAT(error_of("name: x\ndevices: []\nname: y\n"),
+    CHECK_THAT(test::topology_error("name: x\ndevices: []\nname: y\n"),
                Catch::Contains("t.yaml:3:1: name: expected each key once in a mapping, found it again (first at line 1)"));
     const std::string deep = "name: x\nlinks: " + std::string(300, '[') + std::string(300, ']') + "\n";
-    CHECK_THAT(error_of(deep), Catch::Contains("expected YAML nested at most 256 deep") &&
+    CHECK_THAT(test::topology_error(deep), Catch::Contains("expected YAML nested at most 256 deep") &&
                                    Catch::Contains("found deeper nesting"));
 }
 
 TEST_CASE("an unknown device kind is rejected with the choices") {
-    auto msg = error_of("name: x\ndevices:\n  - {name: g0, kind: tpu}\nlinks: []\n");
+    auto msg = test::topology_error("name: x\ndevices:\n  - {name: g0, kind: tpu}\nlinks: []\n");
     CHECK_THAT(msg, Catch::Contains("t.yaml:3:22: devices[0].kind: expected one of gpu"));
     CHECK_THAT(msg, Catch::Contains("found 'tpu'"));
 }
 
 TEST_CASE("a link to a missing device names the link end") {
-    auto msg = error_of(with_link("{a: g0, b: nowhere, kind: nvlink, bandwidth: 50GB/s, latency: 1ns}"));
+    auto msg = test::topology_error(with_link("{a: g0, b: nowhere, kind: nvlink, bandwidth: 50GB/s, latency: 1ns}"));
     CHECK_THAT(msg, Catch::Contains("t.yaml:6:16: links[0].b: expected the name of a device declared under devices"));
     CHECK_THAT(msg, Catch::Contains("'nowhere'"));
 }
 
 TEST_CASE("a bandwidth without a unit is rejected") {
-    auto msg = error_of(with_link("{a: g0, b: g1, kind: nvlink, bandwidth: 50, latency: 1ns}"));
+    auto msg = test::topology_error(with_link("{a: g0, b: g1, kind: nvlink, bandwidth: 50, latency: 1ns}"));
     CHECK_THAT(msg, Catch::Contains("links[0].bandwidth: expected a unit after the number"));
     CHECK_THAT(msg, Catch::Contains("found '50'"));
 }
 
 TEST_CASE("a misspelled unit is rejected") {
-    auto msg = error_of(with_link("{a: g0, b: g1, kind: nvlink, bandwidth: 50GBps, latency: 1ns}"));
+    auto msg = test::topology_error(with_link("{a: g0, b: g1, kind: nvlink, bandwidth: 50GBps, latency: 1ns}"));
     CHECK_THAT(msg, Catch::Contains("links[0].bandwidth: expected a bandwidth unit"));
 }
 
 TEST_CASE("zero and negative bandwidths are rejected") {
-    CHECK_THAT(error_of(with_link("{a: g0, b: g1, kind: nvlink, bandwidth: 0GB/s, latency: 1ns}")),
+    CHECK_THAT(test::topology_error(with_link("{a: g0, b: g1, kind: nvlink, bandwidth: 0GB/s, latency: 1ns}")),
                Catch::Contains("links[0].bandwidth: expected a positive bandwidth, found '0GB/s'"));
-    CHECK_THAT(error_of(with_link("{a: g0, b: g1, kind: nvlink, bandwidth: -5GB/s, latency: 1ns}")),
+    CHECK_THAT(test::topology_error(with_link("{a: g0, b: g1, kind: nvlink, bandwidth: -5GB/s, latency: 1ns}")),
                Catch::Contains("links[0].bandwidth: expected a positive bandwidth, found '-5GB/s'"));
 }
 
 TEST_CASE("a negative latency is rejected") {
-    CHECK_THAT(error_of(with_link("{a: g0, b: g1, kind: nvlink, bandwidth: 5GB/s, latency: -1ns}")),
+    CHECK_THAT(test::topology_error(with_link("{a: g0, b: g1, kind: nvlink, bandwidth: 5GB/s, latency: -1ns}")),
                Catch::Contains("links[0].latency: expected a time that is not negative"));
 }
 
 TEST_CASE("a GPU with no path to the others is reported") {
-    auto msg = error_of(R"(name: x
+    auto msg = test::topology_error(R"(name: x
 devices:
   - {name: g0, kind: gpu, memory_bandwidth: 1TB/s}
   - {name: g1, kind: gpu, memory_bandwidth: 1TB/s}
@@ -110,7 +107,7 @@ links:
 
 TEST_CASE("GPUs never forward traffic for others") {
     // g0 - g1 - g2 in a chain: g0 cannot reach g2 through g1.
-    auto msg = error_of(R"(name: x
+    auto msg = test::topology_error(R"(name: x
 devices:
   - {name: g0, kind: gpu, memory_bandwidth: 1TB/s}
   - {name: g1, kind: gpu, memory_bandwidth: 1TB/s}
@@ -123,7 +120,7 @@ links:
 }
 
 TEST_CASE("unknown keys, missing fields and duplicate names are all reported in one pass") {
-    auto msg = error_of(R"(name: x
+    auto msg = test::topology_error(R"(name: x
 devices:
   - {name: g0, kind: gpu, memory_bandwidth: 1TB/s, colour: red}
   - {name: g0, kind: gpu, memory_bandwidth: 1TB/s}
@@ -139,16 +136,16 @@ links:
 }
 
 TEST_CASE("PCIe generation and lane count are checked") {
-    CHECK_THAT(error_of(with_link("{a: g0, b: g1, kind: pcie, gen: 9, lanes: 16, latency: 1ns}")),
+    CHECK_THAT(test::topology_error(with_link("{a: g0, b: g1, kind: pcie, gen: 9, lanes: 16, latency: 1ns}")),
                Catch::Contains("links[0].gen: expected a PCIe generation from 1 to 6, found '9'"));
-    CHECK_THAT(error_of(with_link("{a: g0, b: g1, kind: pcie, gen: 4, lanes: 12, latency: 1ns}")),
+    CHECK_THAT(test::topology_error(with_link("{a: g0, b: g1, kind: pcie, gen: 4, lanes: 12, latency: 1ns}")),
                Catch::Contains("links[0].lanes: expected a lane count of 1, 2, 4, 8, 16 or 32, found '12'"));
-    CHECK_THAT(error_of(with_link("{a: g0, b: g1, kind: pcie, gen: 4, lanes: 8, bandwidth: 5GB/s, latency: 1ns}")),
+    CHECK_THAT(test::topology_error(with_link("{a: g0, b: g1, kind: pcie, gen: 4, lanes: 8, bandwidth: 5GB/s, latency: 1ns}")),
                Catch::Contains("links[0].bandwidth: expected either bandwidth or gen + lanes, not both"));
 }
 
 TEST_CASE("a topology needs GPUs") {
-    CHECK_THAT(error_of("name: x\ndevices:\n  - {name: s, kind: nvswitch}\nlinks: []\n"),
+    CHECK_THAT(test::topology_error("name: x\ndevices:\n  - {name: s, kind: nvswitch}\nlinks: []\n"),
                Catch::Contains("devices: expected at least one device of kind gpu, found none"));
 }
 
@@ -224,14 +221,14 @@ links:
                                 "t.yaml");
     CHECK(t.device(*t.find("nvs")).in_network_reduction);
     CHECK_FALSE(t.device(*t.find("g0")).in_network_reduction);
-    CHECK_THAT(error_of(R"(name: x
+    CHECK_THAT(test::topology_error(R"(name: x
 devices:
   - {name: g0, kind: gpu, memory_bandwidth: 1TB/s, in_network_reduction: true}
 links: []
 )"),
                Catch::Contains("devices[0].in_network_reduction: expected in_network_reduction only on an nvswitch or "
                                "a switch"));
-    CHECK_THAT(error_of(R"(name: x
+    CHECK_THAT(test::topology_error(R"(name: x
 devices:
   - {name: s, kind: nvswitch, in_network_reduction: yes please}
 links: []
@@ -244,14 +241,14 @@ Topology shipped_dgx() { return load_topology(std::string(COLLSIM_SOURCE_ROOT) +
 TEST_CASE("a GPU may name its architecture, which the NCCL tuner's tables need") {
     Topology t = shipped_dgx();
     CHECK(t.device(t.gpus()[0]).arch == GpuArch::hopper);
-    CHECK_THAT(error_of(R"(name: x
+    CHECK_THAT(test::topology_error(R"(name: x
 devices:
   - {name: g0, kind: gpu, arch: pascal, memory_bandwidth: 1TB/s}
 links: []
 )"),
                Catch::Contains("t.yaml:3:33: devices[0].arch: expected one of volta, turing, ampere, ada, hopper, "
                                "blackwell, found 'pascal'"));
-    CHECK_THAT(error_of(R"(name: x
+    CHECK_THAT(test::topology_error(R"(name: x
 devices:
   - {name: s, kind: nvswitch, arch: hopper}
 links: []

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "sim/hw/topology_loader.hpp"
+#include "tests/support/topology_inputs.hpp"
 #include "sim/replay/import/any_trace.hpp"
 #include "sim/replay/import/nccl_kernel.hpp"
 #include "sim/replay/replayer.hpp"
@@ -18,11 +19,6 @@ using namespace collsim;
 namespace fs = std::filesystem;
 
 namespace {
-const Topology& dgx() {
-    static const Topology t = load_topology(test::source_path("topologies/dgx-h100.yaml"));
-    return t;
-}
-
 const Topology& two_servers() {
     static const Topology t = load_topology(test::source_path("tests/data/replay/two-servers.yaml"));
     return t;
@@ -73,7 +69,7 @@ TEST_CASE("the shipped Chakra sample imports one program per rank and replays") 
     CHECK(collectives == 2);
     CHECK(measured == 1);  // the AllGather has no comm_size
     CHECK(p2p == 1);
-    const ReplayResult r = replay(dgx(), t, ReplayOptions{});
+    const ReplayResult r = replay(test::dgx_h100(), t, ReplayOptions{});
     CHECK(r.collectives.size() == 2);
     CHECK(r.p2p.size() == 2);
     CHECK(r.makespan > Time{});
@@ -93,7 +89,7 @@ TEST_CASE("the shipped Kineto sample imports both ranks, sizes from the kernel a
         }
     CHECK(sized == 3);
     CHECK(t.notes.size() == 2);
-    const ReplayResult r = replay(dgx(), t, ReplayOptions{});
+    const ReplayResult r = replay(test::dgx_h100(), t, ReplayOptions{});
     CHECK(r.collectives.size() == 4);
 }
 
@@ -108,7 +104,7 @@ TEST_CASE("the real Kineto traces import: sizes where recorded, measured times w
     int sized = 0;
     for (const TraceOp& op : t.program(0).ops) sized += op.kind == OpKind::collective && op.collective.bytes.count() > 0;
     CHECK(sized == 21);
-    CHECK(replay(dgx(), t, ReplayOptions{}).collectives.size() == 21);
+    CHECK(replay(test::dgx_h100(), t, ReplayOptions{}).collectives.size() == 21);
 
     const Trace none = load_any_trace(real_input("kineto/hta-distributed_info_not_found.json.gz"));
     CHECK(none.ranks == 1);
@@ -122,7 +118,7 @@ TEST_CASE("the real Kineto traces import: sizes where recorded, measured times w
     const std::string dir = unpack(real_input("kineto/param-dlrm_kineto.tar.gz"));
     const Trace dlrm = load_any_trace(dir + "/dlrm_kineto");
     CHECK(dlrm.ranks == 8);
-    CHECK(replay(dgx(), dlrm, ReplayOptions{}).collectives.size() == 8);
+    CHECK(replay(test::dgx_h100(), dlrm, ReplayOptions{}).collectives.size() == 8);
     fs::remove_all(dir);
 }
 
@@ -137,7 +133,7 @@ TEST_CASE("the real Chakra JSON traces import and replay") {
     CHECK(small.ranks == 8);  // "ngpus": 8, one rank's file
     const Trace big = load_any_trace(dir + "/jsonData/chakra.0.json");
     CHECK(big.program(0).ops.size() == 3664);
-    const ReplayResult r = replay(dgx(), big, ReplayOptions{});
+    const ReplayResult r = replay(test::dgx_h100(), big, ReplayOptions{});
     CHECK(r.collectives.size() == 7);
     fs::remove_all(dir);
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "sim/hw/topology_loader.hpp"
+#include "tests/support/topology_inputs.hpp"
 #include "sim/replay/replayer.hpp"
 #include "sim/replay/step_metrics.hpp"
 #include "sim/replay/trace_loader.hpp"
@@ -17,11 +18,6 @@ using namespace collsim;
 using namespace collsim::literals;
 
 namespace {
-const Topology& dgx() {
-    static const Topology t = load_topology(test::source_path("topologies/dgx-h100.yaml"));
-    return t;
-}
-
 struct Replayed {
     Trace trace;
     ReplayResult result;
@@ -30,7 +26,7 @@ struct Replayed {
 
 Replayed replay_doc(const gen::Json& doc) {
     Replayed r{parse_trace(gen::render_json(doc), "generated.json"), {}, {}};
-    r.result = replay(dgx(), r.trace, ReplayOptions{});
+    r.result = replay(test::dgx_h100(), r.trace, ReplayOptions{});
     r.metrics = step_metrics(r.trace, r.result);
     return r;
 }

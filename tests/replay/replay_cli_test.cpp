@@ -11,20 +11,14 @@
 #include "tests/support/run_cli.hpp"
 
 using collsim::test::run_cli;
+using collsim::test::slurp;
 
 namespace {
-const std::string kDgx = "replay --topology topologies/dgx-h100.yaml ";
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+const std::string kReplayDgx = "replay --topology topologies/dgx-h100.yaml ";
 }  // namespace
 
 TEST_CASE("replay JSON keeps its stable names") {
-    auto r = run_cli(kDgx + "--trace workloads/samples/tp-decode-8gpu.yaml --format json");
+    auto r = run_cli(kReplayDgx + "--trace workloads/samples/tp-decode-8gpu.yaml --format json");
     REQUIRE(r.exit_code == 0);
     auto j = nlohmann::json::parse(r.out);
     for (const char* k : {"step_time_us", "ranks", "fractions", "collectives", "bubbles", "links"}) CHECK(j.contains(k));
@@ -39,7 +33,7 @@ TEST_CASE("replay JSON keeps its stable names") {
 
 TEST_CASE("the same trace and seed give byte-identical JSON and Perfetto output") {
     const std::string base = "/tmp/collsim-perfetto-" + std::to_string(::getpid());
-    const std::string args = kDgx + "--trace workloads/samples/pp-1f1b-4stage.yaml --format json --seed 3 --perfetto ";
+    const std::string args = kReplayDgx + "--trace workloads/samples/pp-1f1b-4stage.yaml --format json --seed 3 --perfetto ";
     auto a = run_cli(args + base + "-a.json");
     auto b = run_cli(args + base + "-b.json");
     REQUIRE(a.exit_code == 0);
@@ -66,7 +60,7 @@ TEST_CASE("the shipped samples replay, and the importer samples too") {
     for (const char* trace : {"workloads/samples/pp-1f1b-4stage.yaml", "workloads/samples/tp-decode-8gpu.yaml",
                               "workloads/samples/chakra/chakra.0.json", "workloads/samples/kineto"}) {
         INFO(trace);
-        auto r = run_cli(kDgx + "--trace " + trace);
+        auto r = run_cli(kReplayDgx + "--trace " + trace);
         CHECK(r.exit_code == 0);
         CHECK_THAT(r.out, Catch::Contains("step time"));
     }
@@ -83,7 +77,7 @@ TEST_CASE("a malformed trace exits 2 with file, position and field") {
              Case{"unmatched.yaml", "tests/data/replay/unmatched.yaml:6:9: op 's' on rank 0: expected as many receives"},
          }) {
         INFO(c.file);
-        auto r = run_cli(kDgx + "--trace tests/data/replay/" + c.file);
+        auto r = run_cli(kReplayDgx + "--trace tests/data/replay/" + c.file);
         CHECK(r.exit_code == 2);
         CHECK(r.out.empty());
         CHECK_THAT(r.err, Catch::Contains(c.expect));
@@ -95,9 +89,9 @@ TEST_CASE("bad replay and gen options exit 2 and name the option") {
         std::string args, expect;
     };
     for (const Case& c : {
-             Case{kDgx + "--trace workloads/samples/tp-decode-8gpu.yaml --format xml", "--format: expected one of table, json, csv"},
-             Case{kDgx + "--trace workloads/samples/tp-decode-8gpu.yaml --steps 0", "--steps: expected 1 to 10000"},
-             Case{kDgx + "--trace no/such.yaml", "no/such.yaml: file: expected a readable file"},
+             Case{kReplayDgx + "--trace workloads/samples/tp-decode-8gpu.yaml --format xml", "--format: expected one of table, json, csv"},
+             Case{kReplayDgx + "--trace workloads/samples/tp-decode-8gpu.yaml --steps 0", "--steps: expected 1 to 10000"},
+             Case{kReplayDgx + "--trace no/such.yaml", "no/such.yaml: file: expected a readable file"},
              Case{"gen dp --ranks 8 --layers 4 --params 1B", "--layer-time, --layer-flops or --tokens: expected exactly one of them"},
              Case{"gen dp --ranks 8 --params lots --layer-time 1ms", "--params: expected a positive count like '1.5B'"},
              Case{"gen dp --params 1B --layer-time 1ms --overlap maybe", "--overlap: expected on or off"},
@@ -138,7 +132,7 @@ TEST_CASE("gen moe is seeded: the same seed gives the same trace, another seed a
 }
 
 TEST_CASE("replay --algo and --proto fix every collective's choice, and bad ones are refused") {
-    const std::string args = kDgx + "--trace workloads/samples/tp-decode-8gpu.yaml --format json";
+    const std::string args = kReplayDgx + "--trace workloads/samples/tp-decode-8gpu.yaml --format json";
     auto tuned = run_cli(args), ring = run_cli(args + " --algo ring --proto simple");
     REQUIRE(tuned.exit_code == 0);
     REQUIRE(ring.exit_code == 0);
@@ -156,10 +150,10 @@ TEST_CASE("replay --algo and --proto fix every collective's choice, and bad ones
 }
 
 TEST_CASE("a trace longer than the simulated clock holds is bad input, not an internal error") {
-    auto r = run_cli(kDgx + "-w tests/data/replay/too-long.yaml");
+    auto r = run_cli(kReplayDgx + "-w tests/data/replay/too-long.yaml");
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("an event beyond 106 days of simulated time"));
-    r = run_cli(kDgx + "-w tests/data/replay/too-many-flops.yaml");
+    r = run_cli(kReplayDgx + "-w tests/data/replay/too-many-flops.yaml");
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("too-many-flops.yaml:4:5: op 'a' on rank 0: expected a compute time within 106 days"));
 }

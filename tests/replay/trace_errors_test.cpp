@@ -8,7 +8,7 @@
 using namespace collsim;
 
 namespace {
-std::string error_of(const std::string& text) {
+std::string trace_error_of(const std::string& text) {
     return test::input_error_of([&] { parse_trace(text, "t.yaml"); });
 }
 
@@ -108,6 +108,6 @@ TEST_CASE("every trace error names file, position, field, expectation and findin
     };
     for (const Case& c : cases) {
         INFO(c.trace);
-        CHECK_THAT(error_of(c.trace), Catch::Contains(c.expect));
+        CHECK_THAT(trace_error_of(c.trace), Catch::Contains(c.expect));
     }
 }

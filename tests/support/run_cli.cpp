@@ -11,14 +11,12 @@
 
 namespace collsim::test {
 
-namespace {
 std::string slurp(const std::string& path) {
     std::ifstream in(path);
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
 }
-}  // namespace
 
 std::string source_path(const std::string& relative) { return std::string(COLLSIM_SOURCE_ROOT) + "/" + relative; }
 

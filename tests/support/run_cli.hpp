@@ -15,4 +15,7 @@ CliResult run_cli(const std::string& args);
 
 std::string source_path(const std::string& relative);
 
+// A file's whole text (empty when it cannot be read).
+std::string slurp(const std::string& path);
+
 }  // namespace collsim::test

@@ -24,7 +24,7 @@ std::string select_error(const std::string& text) {
     return test::input_error_of([&] { select(text); });
 }
 
-const std::string kLogs = "tests/data/nccl-logs/";
+const std::string kEnvLogs = "tests/data/nccl-logs/";
 
 }  // namespace
 
@@ -85,7 +85,7 @@ TEST_CASE("one NCCL setting with two values in a log is rejected, repeats are no
                                "found 'tree'"));
     const auto dir = std::filesystem::temp_directory_path() / "collsim-nccl-env-test";
     std::filesystem::create_directories(dir);
-    std::ifstream in(source_path(kLogs + "forced-ring-simple.log"));
+    std::ifstream in(source_path(kEnvLogs + "forced-ring-simple.log"));
     std::stringstream text;
     text << in.rdbuf();
     std::string log = text.str();
@@ -128,33 +128,33 @@ TEST_CASE("what NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE and NCCL_COLLNET_ENABLE 
 }
 
 TEST_CASE("a log's NCCL settings set what its prediction forces") {
-    const Measurement csv = read_measurement(source_path(kLogs + "sample-env.csv"));
+    const Measurement csv = read_measurement(source_path(kEnvLogs + "sample-env.csv"));
     REQUIRE(csv.nccl_env.size() == 3);  // NVLS_ENABLE, ALGO, DEBUG; not the prose list
     CHECK(csv.nccl_env[1].at.line == 4);
     CHECK(csv.nccl_env[1].at.column == 27);
-    const Measurement log = read_measurement(source_path(kLogs + "forced-ring-simple.log"));
+    const Measurement log = read_measurement(source_path(kEnvLogs + "forced-ring-simple.log"));
     REQUIRE(log.nccl_env.size() == 2);  // each rank prints NCCL_PROTO; the first is kept
     CHECK(log.nccl_env[0].value == "Simple");
     CHECK(log.nccl_env[1].name == "NCCL_ALGO");
 
     TopologyCache machines;
-    const Dataset d = log_dataset(source_path(kLogs + "sample-env.csv"), source_path("topologies/dgx-h100.yaml"), machines);
+    const Dataset d = log_dataset(source_path(kEnvLogs + "sample-env.csv"), source_path("topologies/dgx-h100.yaml"), machines);
     CHECK(d.algo == "tree");
     CHECK(d.disabled == std::vector<std::string>{"nvls", "nvls_tree"});
-    const Dataset b = log_dataset(source_path(kLogs + "forced-ring-simple.log"),
+    const Dataset b = log_dataset(source_path(kEnvLogs + "forced-ring-simple.log"),
                                   source_path("tests/data/validate/two-gpus.yaml"), machines);
     CHECK(b.algo == "ring");
     CHECK(b.proto == "simple");
 }
 
 TEST_CASE("a declaration that contradicts the log's NCCL settings is rejected") {
-    auto r = collsim::test::run_cli("validate --log " + kLogs + "sample-env.csv --topology topologies/dgx-h100.yaml --algo ring");
+    auto r = collsim::test::run_cli("validate --log " + kEnvLogs + "sample-env.csv --topology topologies/dgx-h100.yaml --algo ring");
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("algo: expected tree, as "));
     CHECK_THAT(r.err, Catch::Contains("sample-env.csv's NCCL_ALGO says, found ring"));
-    auto e = collsim::test::run_cli("validate --log " + kLogs + "sample-env.csv --topology topologies/dgx-h100.yaml --enable nvls");
+    auto e = collsim::test::run_cli("validate --log " + kEnvLogs + "sample-env.csv --topology topologies/dgx-h100.yaml --enable nvls");
     CHECK(e.exit_code == 2);
-    auto ok = collsim::test::run_cli("validate --log " + kLogs + "sample-env.csv --topology topologies/dgx-h100.yaml --algo tree "
+    auto ok = collsim::test::run_cli("validate --log " + kEnvLogs + "sample-env.csv --topology topologies/dgx-h100.yaml --algo tree "
                                      "--format csv");
     CHECK(ok.exit_code == 0);
     CHECK_THAT(ok.out, Catch::Contains(",tree,"));
@@ -162,7 +162,7 @@ TEST_CASE("a declaration that contradicts the log's NCCL settings is rejected") 
 
 TEST_CASE("a log whose NCCL_PROTO excluded LL is predicted without LL") {
     auto validate = [](const std::string& log) {
-        return collsim::test::run_cli("validate --log " + kLogs + log + " --topology topologies/dgx-h100.yaml --format csv");
+        return collsim::test::run_cli("validate --log " + kEnvLogs + log + " --topology topologies/dgx-h100.yaml --format csv");
     };
     const auto with = validate("sample-mpi.csv"), without = validate("sample-no-ll.csv");
     REQUIRE(with.exit_code == 0);
@@ -172,13 +172,13 @@ TEST_CASE("a log whose NCCL_PROTO excluded LL is predicted without LL") {
 }
 
 TEST_CASE("the harness's stated NCCL_ALGO and NCCL_PROTO are read, and NCCL_ALGO spares point-to-point runs") {
-    const Measurement m = read_measurement(source_path(kLogs + "harness-alltoall-forced.txt"));
+    const Measurement m = read_measurement(source_path(kEnvLogs + "harness-alltoall-forced.txt"));
     REQUIRE(m.nccl_env.size() == 2);
     CHECK(m.nccl_env[0].value == "ring");
     CHECK(m.nccl_env[0].at.line == 1);
-    CHECK(read_measurement(source_path(kLogs + "harness-alltoall.txt")).nccl_env.empty());  // exported nothing
+    CHECK(read_measurement(source_path(kEnvLogs + "harness-alltoall.txt")).nccl_env.empty());  // exported nothing
     TopologyCache machines;
-    const Dataset d = log_dataset(source_path(kLogs + "harness-alltoall-forced.txt"),
+    const Dataset d = log_dataset(source_path(kEnvLogs + "harness-alltoall-forced.txt"),
                                   source_path("topologies/rtx4090-4gpu.yaml"), machines);
     CHECK(d.algo == "auto");  // AllToAll runs as sends, whatever NCCL_ALGO says
     CHECK(d.proto == "simple");

@@ -9,19 +9,14 @@
 #include "tests/support/run_cli.hpp"
 
 using collsim::test::run_cli;
+using collsim::test::slurp;
 using collsim::test::source_path;
 
 namespace {
 
 const std::string kLogs = "tests/data/nccl-logs/";
-const std::string kDgx = " --topology topologies/dgx-h100.yaml";
+const std::string kDgxTopology = " --topology topologies/dgx-h100.yaml";
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string temp_dir(const std::string& name) {
     const auto dir = std::filesystem::temp_directory_path() / ("collsim-validate-test-" + name);
@@ -33,7 +28,7 @@ std::string temp_dir(const std::string& name) {
 }  // namespace
 
 TEST_CASE("validate --log reports one run's error with the stable JSON names") {
-    auto r = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format json");
+    auto r = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgxTopology + " --format json");
     REQUIRE(r.exit_code == 0);
     CHECK(r.err.empty());
     const auto j = nlohmann::json::parse(r.out);
@@ -67,7 +62,7 @@ TEST_CASE("validate --log reports one run's error with the stable JSON names") {
 }
 
 TEST_CASE("validate CSV has one line per predicted row, and the table names what is not covered") {
-    auto csv = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format csv");
+    auto csv = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgxTopology + " --format csv");
     REQUIRE(csv.exit_code == 0);
     CHECK_THAT(csv.out, Catch::StartsWith("file,class,op,ranks,line,size_bytes,measured_us,predicted_us,ape_pct"));
     CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 8);
@@ -79,14 +74,14 @@ TEST_CASE("validate CSV has one line per predicted row, and the table names what
 }
 
 TEST_CASE("validate exits 2 for a truncated log, naming the line") {
-    auto r = run_cli("validate --log " + kLogs + "bad/truncated.log" + kDgx);
+    auto r = run_cli("validate --log " + kLogs + "bad/truncated.log" + kDgxTopology);
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
     CHECK_THAT(r.err, Catch::Contains("truncated.log:22:1: footer: expected the '# Avg bus bandwidth' line"));
 }
 
 TEST_CASE("validate exits 2 for a log of a collective collsim does not model") {
-    auto r = run_cli("validate --log " + kLogs + "bad/unsupported-collective.log" + kDgx);
+    auto r = run_cli("validate --log " + kLogs + "bad/unsupported-collective.log" + kDgxTopology);
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("unsupported-collective.log:2:29: collective: expected a collective collsim "
                                       "models (all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, "
@@ -112,27 +107,27 @@ TEST_CASE("validate exits 2 on bad options") {
     };
     for (const Case& c : {
              Case{"validate --log x.log", "--topology: expected a topology file to go with --log, found 'nothing'"},
-             Case{"validate" + kDgx, "--log: expected a log to go with --topology, found 'nothing'"},
+             Case{"validate" + kDgxTopology, "--log: expected a log to go with --topology, found 'nothing'"},
              Case{"validate --op allreduce", "--op: expected only with --log, found 'allreduce'"},
-             Case{"validate --log " + kLogs + "unnamed-run.log" + kDgx + " --op allscatter",
+             Case{"validate --log " + kLogs + "unnamed-run.log" + kDgxTopology + " --op allscatter",
                   "--op: expected one of allreduce"},
              Case{"validate --format xml", "--format: expected one of table, json, csv, found 'xml'"},
              Case{"validate --proto ll", "--algo/--proto: expected only with --log (datasets.yaml says what each run "
                                          "forced), found 'auto/ll'"},
-             Case{"validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --proto fast",
+             Case{"validate --log " + kLogs + "new-layout-allreduce.log" + kDgxTopology + " --proto fast",
                   "--proto: expected one of ll, ll128, simple or auto, found 'fast'"},
              Case{"validate --data /nonexistent", "/nonexistent: file: expected a readable file"},
              Case{"validate --enable collnet", "--enable: expected only with --log (datasets.yaml says what each run "
                                                "turned on), found 'collnet'"},
              Case{"validate --disable nvls", "--disable: expected only with --log (datasets.yaml says what each run "
                                              "turned off), found 'nvls'"},
-             Case{"validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --disable nvls,warp",
+             Case{"validate --log " + kLogs + "new-layout-allreduce.log" + kDgxTopology + " --disable nvls,warp",
                   "--disable: expected one of ring, tree, rhd, nvls, nvls_tree"},
              Case{"validate --gpus-per-thread 8", "--gpus-per-thread: expected only with --log (datasets.yaml and the "
                                                   "logs say it for each run), found '8'"},
              Case{"validate --log " + kLogs + "sample.csv --topology tests/data/validate/two-gpus.yaml --gpus-per-thread 0",
                   "--gpus-per-thread: expected 1 or more GPUs per thread, found '0'"},
-             Case{"calibrate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " -o /dev/null --gpus-per-thread 2",
+             Case{"calibrate --log " + kLogs + "new-layout-allreduce.log" + kDgxTopology + " -o /dev/null --gpus-per-thread 2",
                   "gpus_per_thread: expected -g 8, as "},
          }) {
         INFO(c.args);
@@ -144,7 +139,7 @@ TEST_CASE("validate exits 2 on bad options") {
 
 TEST_CASE("validate --gpus-per-thread sets the launch floor of a log that does not say it") {
     // sample-mpi.csv does not say how many GPUs each thread drove: one, unless told.
-    const std::string log = "validate --log " + kLogs + "sample-mpi.csv" + kDgx + " --format csv";
+    const std::string log = "validate --log " + kLogs + "sample-mpi.csv" + kDgxTopology + " --format csv";
     const auto own = run_cli(log), shared = run_cli(log + " --gpus-per-thread 8");
     REQUIRE(own.exit_code == 0);
     REQUIRE(shared.exit_code == 0);
@@ -163,7 +158,7 @@ TEST_CASE("a header with two different -g needs --gpus-per-thread to say which")
 }
 
 TEST_CASE("validate --disable keeps the tuner off what the run turned off") {
-    const std::string log = "validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format csv";
+    const std::string log = "validate --log " + kLogs + "new-layout-allreduce.log" + kDgxTopology + " --format csv";
     const auto with = run_cli(log), without = run_cli(log + " --disable nvls");
     REQUIRE(with.exit_code == 0);
     REQUIRE(without.exit_code == 0);
@@ -173,7 +168,7 @@ TEST_CASE("validate --disable keeps the tuner off what the run turned off") {
 
 TEST_CASE("calibrate --disable fits the runs as predicted without what they turned off") {
     const std::string dir = temp_dir("calibrate-disable");
-    const std::string cal = "calibrate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format json -o " + dir;
+    const std::string cal = "calibrate --log " + kLogs + "new-layout-allreduce.log" + kDgxTopology + " --format json -o " + dir;
     auto with = run_cli(cal + "/with.yaml"), without = run_cli(cal + "/without.yaml --disable nvls");
     REQUIRE(with.exit_code == 0);
     REQUIRE(without.exit_code == 0);
@@ -200,7 +195,7 @@ TEST_CASE("validate --op names the collective of a log that does not, and the ta
 
 TEST_CASE("validate --plot writes one SVG per dataset with measured dots and a predicted line") {
     const std::string dir = temp_dir("plot");
-    auto r = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --plot " + dir);
+    auto r = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgxTopology + " --plot " + dir);
     REQUIRE(r.exit_code == 0);
     const std::string svg = slurp(dir + "/new-layout-allreduce.svg");
     CHECK_THAT(svg, Catch::StartsWith("<svg xmlns=\"http://www.w3.org/2000/svg\""));
@@ -221,7 +216,7 @@ TEST_CASE("validate and calibrate give byte-identical output for the same inputs
     CHECK(a.out == b.out);
     CHECK_FALSE(nlohmann::json::parse(a.out)["overall"]["out_of_sample"].is_null());
     const std::string dir = temp_dir("determinism");
-    const std::string cal = "calibrate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format json -o ";
+    const std::string cal = "calibrate --log " + kLogs + "new-layout-allreduce.log" + kDgxTopology + " --format json -o ";
     auto c1 = run_cli(cal + dir + "/a.yaml"), c2 = run_cli(cal + dir + "/b.yaml");
     REQUIRE(c1.exit_code == 0);
     CHECK(slurp(dir + "/a.yaml") == slurp(dir + "/b.yaml"));
@@ -231,7 +226,7 @@ TEST_CASE("validate and calibrate give byte-identical output for the same inputs
 TEST_CASE("calibrate writes a profile that coll and validate take, and that lowers the error") {
     const std::string dir = temp_dir("calibrate");
     auto fit = run_cli("calibrate --log " + kLogs + "new-layout-allreduce.log --log " + kLogs + "old-layout-allreduce.log" +
-                       kDgx + " --format json -o " + dir + "/cal.yaml");
+                       kDgxTopology + " --format json -o " + dir + "/cal.yaml");
     REQUIRE(fit.exit_code == 0);
     const auto j = nlohmann::json::parse(fit.out);
     CHECK(j["rows"] == 14);
@@ -240,15 +235,15 @@ TEST_CASE("calibrate writes a profile that coll and validate take, and that lowe
     CHECK_THAT(profile, Catch::Contains("collsim_calibration: 1"));
     CHECK_THAT(profile, Catch::Contains("fitted_from: \"new-layout-allreduce.log, old-layout-allreduce.log\""));
 
-    auto before = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format json");
-    auto after = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgx + " --format json --calibration " +
+    auto before = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgxTopology + " --format json");
+    auto after = run_cli("validate --log " + kLogs + "new-layout-allreduce.log" + kDgxTopology + " --format json --calibration " +
                          dir + "/cal.yaml");
     REQUIRE(after.exit_code == 0);
     const auto jb = nlohmann::json::parse(before.out), ja = nlohmann::json::parse(after.out);
     CHECK(ja["calibration"] == dir + "/cal.yaml");
     CHECK(ja["datasets"][0]["geomean_ape_pct"].get<double>() < jb["datasets"][0]["geomean_ape_pct"].get<double>());
 
-    auto coll = run_cli("coll" + kDgx + " --sizes 8 --format json --calibration " + dir + "/cal.yaml");
+    auto coll = run_cli("coll" + kDgxTopology + " --sizes 8 --format json --calibration " + dir + "/cal.yaml");
     REQUIRE(coll.exit_code == 0);
     std::filesystem::remove_all(dir);
 }
@@ -257,7 +252,7 @@ TEST_CASE("coll --calibration: a launch latency of 20 us adds exactly 11.6 us to
     const std::string dir = temp_dir("coll");
     std::ofstream(dir + "/base.yaml") << "collsim_calibration: 1\n"
                                          "base_latency:\n  - {family: ring, proto: simple, latency: 20us}\n";
-    const std::string args = "coll" + kDgx + " --algo ring --proto simple --sizes 8 --format json";
+    const std::string args = "coll" + kDgxTopology + " --algo ring --proto simple --sizes 8 --format json";
     auto plain = run_cli(args), slow = run_cli(args + " --calibration " + dir + "/base.yaml");
     REQUIRE(slow.exit_code == 0);
     const double t0 = nlohmann::json::parse(plain.out)["rows"][0]["time_us"];
@@ -276,7 +271,7 @@ TEST_CASE("replay --calibration: slower launches lengthen the step; a bad profil
                                          "  - {family: ring, proto: ll, latency: 500us}\n"
                                          "  - {family: ring, proto: ll128, latency: 500us}\n"
                                          "  - {family: ring, proto: simple, latency: 500us}\n";
-    const std::string args = "replay" + kDgx + " --trace workloads/samples/tp-decode-8gpu.yaml --format json";
+    const std::string args = "replay" + kDgxTopology + " --trace workloads/samples/tp-decode-8gpu.yaml --format json";
     auto plain = run_cli(args), slow = run_cli(args + " --calibration " + dir + "/slow.yaml");
     REQUIRE(plain.exit_code == 0);
     REQUIRE(slow.exit_code == 0);
