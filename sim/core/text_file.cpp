@@ -1,8 +1,9 @@
 #include "sim/core/text_file.hpp"
 
+#include <zlib.h>
+
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <memory>
 
 #include "sim/core/error.hpp"
 
@@ -13,11 +14,22 @@ std::string read_text_file(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "a directory");
-    std::ifstream in(path);
+    // gzread passes files that are not compressed through unchanged.
+    std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(path.c_str(), "rb"), gzclose);
     if (!in) throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "it cannot be opened");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str();
+    std::string text;
+    char buf[1 << 16];
+    for (;;) {
+        const int n = gzread(in.get(), buf, sizeof buf);
+        if (n <= 0) break;
+        text.append(buf, static_cast<std::size_t>(n));
+    }
+    // A truncated or corrupt compressed file ends the reads early with an error set.
+    int err = Z_OK;
+    const char* what = gzerror(in.get(), &err);
+    if (err != Z_OK && err != Z_STREAM_END)
+        throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file (plain or gzip)",
+                         std::string("a read error: ") + what);
     // Editors on Windows start UTF-8 files with a byte order mark; it is not content.
     if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
     return text;

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
+#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -19,4 +20,20 @@ TEST_CASE("a text file reads without its byte order mark, and a directory is not
                Catch::Contains("/tmp: file: expected a readable file, found a directory"));
     CHECK_THAT(test::input_error_of([&] { read_text_file(path); }),
                Catch::Contains("file: expected a readable file, found it cannot be opened"));
+}
+
+TEST_CASE("a gzip-compressed text file reads as its content; a truncated one is an error") {
+    const std::string path = "/tmp/collsim-text-file-" + std::to_string(::getpid()) + ".json.gz";
+    std::string text;
+    for (int i = 0; i < 2000; ++i) text += "{\"rank\": " + std::to_string(i) + "}\n";
+    gzFile out = gzopen(path.c_str(), "wb");
+    REQUIRE(out != nullptr);
+    const std::string marked = "\xEF\xBB\xBF" + text;
+    gzwrite(out, marked.data(), static_cast<unsigned>(marked.size()));
+    gzclose(out);
+    CHECK(read_text_file(path) == text);
+    std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);
+    CHECK_THAT(test::input_error_of([&] { read_text_file(path); }),
+               Catch::Contains("file: expected a readable file (plain or gzip), found a read error"));
+    std::filesystem::remove(path);
 }

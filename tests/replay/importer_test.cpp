@@ -93,6 +93,19 @@ TEST_CASE("the shipped Kineto sample imports both ranks, sizes from the kernel a
     CHECK(r.collectives.size() == 4);
 }
 
+TEST_CASE("a trace saved with a byte order mark imports as without one") {
+    const fs::path dir = fs::temp_directory_path() / ("collsim-bom-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    for (const auto& e : fs::directory_iterator(test::source_path("workloads/samples/kineto"))) {
+        std::ifstream in(e.path());
+        std::ofstream(dir / e.path().filename()) << "\xEF\xBB\xBF" << in.rdbuf();
+    }
+    const Trace t = load_any_trace(dir.string());
+    CHECK(t.ranks == 2);
+    CHECK(t.program(1).ops.size() == load_any_trace(test::source_path("workloads/samples/kineto")).program(1).ops.size());
+    fs::remove_all(dir);
+}
+
 TEST_CASE("the real Kineto traces import: sizes where recorded, measured times where not") {
     const std::string nccl = real_input("kineto/hta-nccl_parser_config-nccl_data.json.gz");
     if (!fs::exists(nccl)) {

@@ -9,8 +9,8 @@
 
 #include "sim/core/json_input.hpp"
 #include "sim/core/json_places.hpp"
+#include "sim/core/text_file.hpp"
 #include "sim/replay/import/chakra_json.hpp"
-#include "sim/replay/import/input_file.hpp"
 #include "sim/replay/import/kineto_json.hpp"
 #include "sim/replay/trace_loader.hpp"
 
@@ -56,7 +56,7 @@ Trace import_files(const std::vector<std::string>& files, const std::string& sou
     std::optional<Format> format;
     for (const std::string& file : files) {
         json doc;
-        const std::string text = read_input_file(file);
+        const std::string text = read_text_file(file);
         const Format f = format_of(text, file, doc);
         if (f == Format::native || (format && f != *format))
             throw InputError(SourceLocation{file, 0, 0}, "file",
@@ -99,7 +99,7 @@ std::vector<std::string> chakra_siblings(const std::string& path) {
 Trace load_any_trace(const std::string& path) {
     std::error_code ec;
     if (fs::is_directory(path, ec)) return import_files(directory_files(path), path);
-    const std::string text = read_input_file(path);
+    const std::string text = read_text_file(path);
     json doc;
     switch (format_of(text, path, doc)) {
         case Format::native: return parse_trace(text, path);
