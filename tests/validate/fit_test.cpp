@@ -109,6 +109,17 @@ Dataset synthetic_run(const std::string& topology, TopologyCache& machines, cons
     return d;
 }
 
+// A 1 GiB `op` run by `algo` over every GPU of a DGX H100: its time under `cal`.
+double dgx_time_us(TopologyCache& machines, CollOp op, const std::string& algo, const Calibration& cal) {
+    auto& m = machines.get(source_path("topologies/dgx-h100.yaml"));
+    PredictRequest req;
+    req.ranks = m.topo.gpus();
+    req.bytes = Bytes(int64_t{1} << 30);
+    req.op = op;
+    req.algo = algo;
+    return predict_collective(m.topo, m.routes, req, cal).time.us();
+}
+
 }  // namespace
 
 TEST_CASE("calibrate recovers the parameters that produced a run") {
@@ -202,16 +213,10 @@ TEST_CASE("an AllToAll fit moves the point-to-point factor, not the links the co
     Calibration truth;
     truth.p2p_bandwidth_efficiency = 0.7;
     TopologyCache machines;
-    auto& m = machines.get(source_path("topologies/dgx-h100.yaml"));
-    PredictRequest req;
-    req.ranks = m.topo.gpus();
-    req.bytes = Bytes(int64_t{1} << 30);
-    req.op = CollOp::alltoall;
-    const double slower = predict_collective(m.topo, m.routes, req, truth).time.us() /
-                          predict_collective(m.topo, m.routes, req, Calibration{}).time.us();
-    CHECK(slower == Approx(1 / 0.7).epsilon(0.03));
-    req.op = CollOp::allreduce;
-    CHECK(predict_collective(m.topo, m.routes, req, truth).time == predict_collective(m.topo, m.routes, req, Calibration{}).time);
+    auto a2a_us = [&](const Calibration& c) { return dgx_time_us(machines, CollOp::alltoall, "auto", c); };
+    CHECK(a2a_us(truth) / a2a_us(Calibration{}) == Approx(1 / 0.7).epsilon(0.03));
+    CHECK(dgx_time_us(machines, CollOp::allreduce, "auto", truth) ==
+          dgx_time_us(machines, CollOp::allreduce, "auto", Calibration{}));
 
     const Dataset a2a = synthetic_run("topologies/dgx-h100.yaml", machines, truth, 1, CollOp::alltoall, "alltoall");
     const FitResult fit = fit_calibration({&a2a}, machines, Calibration{});
@@ -235,19 +240,14 @@ TEST_CASE("NVLS has its own factor: ring runs leave it, one node's NVLS runs fit
     Calibration truth;
     truth.nvls_bandwidth_efficiency = 0.8;
     TopologyCache machines;
-    auto& m = machines.get(source_path("topologies/dgx-h100.yaml"));
-    PredictRequest req;
-    req.ranks = m.topo.gpus();
-    req.bytes = Bytes(int64_t{1} << 30);
-    req.algo = "nvls";
-    auto time = [&](const Calibration& c) { return predict_collective(m.topo, m.routes, req, c).time.us(); };
-    CHECK(time(truth) / time(Calibration{}) == Approx(1 / 0.8).epsilon(0.03));
+    auto nvls_us = [&](const Calibration& c) { return dgx_time_us(machines, CollOp::allreduce, "nvls", c); };
+    CHECK(nvls_us(truth) / nvls_us(Calibration{}) == Approx(1 / 0.8).epsilon(0.03));
     // NVLS's sends through the switch do not take the NVLink factor.
     Calibration slow_links;
     slow_links.bandwidth_efficiency[0] = 0.5;
-    CHECK(time(slow_links) == Approx(time(Calibration{})).epsilon(1e-3));
-    req.algo = "ring";
-    CHECK(time(truth) == time(Calibration{}));
+    CHECK(nvls_us(slow_links) == Approx(nvls_us(Calibration{})).epsilon(1e-3));
+    CHECK(dgx_time_us(machines, CollOp::allreduce, "ring", truth) ==
+          dgx_time_us(machines, CollOp::allreduce, "ring", Calibration{}));
 
     const Dataset nvls = synthetic_run("topologies/dgx-h100.yaml", machines, truth, 1, CollOp::allreduce, "nvls");
     const FitResult fit = fit_calibration({&nvls}, machines, Calibration{});
