@@ -12,6 +12,7 @@
 #include "algorithms/chunking.hpp"
 #include "algorithms/communicator.hpp"
 #include "algorithms/cost_model.hpp"
+#include "algorithms/fluid_form.hpp"
 #include "sim/exec/collective.hpp"
 #include "sim/exec/protocol.hpp"
 #include "sim/exec/schedule.hpp"
@@ -36,6 +37,9 @@ struct AlgorithmInfo {
     // What turns it on where NCCL leaves it off by default (CollNet:
     // NCCL_COLLNET_ENABLE=1); empty: the tuner may pick it unless disabled.
     std::string_view enabled_by{};
+    // Its fluid form (fluid_form.hpp), for algorithms whose steady state is a
+    // set of long-lived streams; empty: the fluid tier runs its schedule.
+    FluidBuilder fluid{};
 
     bool supports(CollOp op) const;
     // Why this algorithm cannot run `op` on `comm`; nullopt when it can.

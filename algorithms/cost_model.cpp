@@ -10,7 +10,9 @@ namespace collsim {
 Estimate slower(const Estimate& a, const Estimate& b) { return b.total() > a.total() ? b : a; }
 
 const Path& CostModel::path(DeviceId a, DeviceId b, int channel) {
-    const auto key = std::make_tuple(a, b, channel);
+    // Device ids fit 26 bits (topologies stop well below 2^26 devices), channels 12.
+    const uint64_t key = (static_cast<uint64_t>(a) << 38) | (static_cast<uint64_t>(b) << 12) |
+                         static_cast<uint64_t>(channel & 0xfff);
     auto it = paths_.find(key);
     if (it == paths_.end()) it = paths_.emplace(key, routes_.path(a, b, static_cast<uint64_t>(channel))).first;
     return it->second;
@@ -56,15 +58,18 @@ Estimate CostModel::concurrent(const std::vector<Transfer>& transfers, bool hop_
 }
 
 std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& transfers, bool hop_latency) {
-    std::map<ChannelId, int> load;
+    if (load_.size() < comm_.topo->channel_count()) load_.assign(comm_.topo->channel_count(), 0);
+    std::vector<ChannelId> loaded;
     // A GPU's ceiling is split over its channels, each shared by the
     // channel's sends (as the executor holds them).
-    std::map<std::pair<DeviceId, int>, int> sends_from;
+    std::unordered_map<uint64_t, int> sends_from;
+    auto sender = [](const Transfer& t) { return (static_cast<uint64_t>(t.from) << 16) | static_cast<uint64_t>(t.channel & 0xffff); };
     std::set<int> channels;
     for (const Transfer& t : transfers)
         if (t.bytes.count() > 0) {
-            for (ChannelId l : path(t.from, t.to, t.channel).channels) ++load[l];
-            ++sends_from[{t.from, t.channel}];
+            for (ChannelId l : path(t.from, t.to, t.channel).channels)
+                if (load_[l]++ == 0) loaded.push_back(l);
+            ++sends_from[sender(t)];
             channels.insert(t.channel);
         }
     std::vector<Estimate> out;
@@ -73,13 +78,14 @@ std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& tr
         const Path& p = path(t.from, t.to, t.channel);
         Estimate e{p.latency + (hop_latency ? proto_.step_latency(p.link_class) : Time{}), Time{}};
         if (!p.channels.empty() && t.bytes.count() > 0) {
-            int64_t rate = ceiling(t.from, static_cast<int>(channels.size()) * sends_from[{t.from, t.channel}]);
+            int64_t rate = ceiling(t.from, static_cast<int>(channels.size()) * sends_from[sender(t)]);
             for (ChannelId l : p.channels)
-                rate = std::min(rate, capacity(l).bps() / load[l]);
+                rate = std::min(rate, capacity(l).bps() / load_[l]);
             e.bandwidth = transfer_time(wire_bytes(t.bytes, proto_, via_switch(t.from, t.to)), Bandwidth::bytes_per_s(rate));
         }
         out.push_back(e);
     }
+    for (ChannelId l : loaded) load_[l] = 0;
     return out;
 }
 

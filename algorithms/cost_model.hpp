@@ -8,8 +8,7 @@
 // two children feeding one parent) are part of the closed form; anything else
 // sharing a link is contention, which only the flow simulation sees.
 #include <array>
-#include <map>
-#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "algorithms/communicator.hpp"
@@ -101,7 +100,14 @@ private:
     Protocol proto_;
     std::array<double, 3> efficiency_;
     std::vector<std::vector<DeviceId>> layout_;
-    std::map<std::tuple<DeviceId, DeviceId, int>, Path> paths_;
+    // Keyed by (a, b, channel) packed into 64 bits; hashed, since closed
+    // forms at scale ask for millions of paths.
+    struct KeyHash {
+        std::size_t operator()(uint64_t k) const { return static_cast<std::size_t>(k * 0x9e3779b97f4a7c15ULL >> 16); }
+    };
+    std::unordered_map<uint64_t, Path, KeyHash> paths_;
+    // Scratch for concurrent_each: transfers per link direction, zero between calls.
+    std::vector<int> load_;
 };
 
 }  // namespace collsim

@@ -74,7 +74,9 @@ Schedule nvls_schedule(const CollectiveCall& call, const CommLayout& comm) {
     return s;
 }
 
-Estimate nvls_estimate(const CollectiveCall& call, CostModel& m) {
+// The closed form, and its steady state: every GPU's link to the switch busy
+// both ways with n+1 slices of each of its k chunks.
+FluidForm nvls_form(const CollectiveCall& call, CostModel& m, bool streams) {
     const int n = call.ranks, channels = call.channels, k = nvls_chunks(call);
     const CommLayout& comm = m.comm();
     const DeviceId sw = *reducing_nvswitch(*comm.topo, comm.gpus);
@@ -89,13 +91,22 @@ Estimate nvls_estimate(const CollectiveCall& call, CostModel& m) {
         period = slower(period, Estimate{Time{}, m.send(g, sw, slice * (n + 1), channels).bandwidth});
         period = slower(period, Estimate{Time{}, m.send(sw, g, slice * (n + 1), channels).bandwidth});
     }
-    return m.launch() + Estimate{Time{}, nvls_handshakes(call)} + up + back + period * (k - 1);
+    FluidForm f{m.launch() + Estimate{Time{}, nvls_handshakes(call)} + up + back + period * (k - 1),
+                period.bandwidth * k, {}, {sw}};
+    for (int ch = 0; streams && ch < channels; ++ch)
+        for (int r = 0; r < n; ++r) {
+            f.streams.push_back(FluidStream{r, n, ch, slice * (n + 1) * k});
+            f.streams.push_back(FluidStream{n, r, ch, slice * (n + 1) * k});
+        }
+    return f;
 }
+
+Estimate nvls_estimate(const CollectiveCall& call, CostModel& m) { return nvls_form(call, m, false).closed; }
 
 }  // namespace
 
 AlgorithmInfo nvls_algorithm() {
-    return AlgorithmInfo{"nvls",
+    AlgorithmInfo a{"nvls",
                          "NVLink SHARP AllReduce: the NVSwitch adds every GPU's slice and multicasts the sum",
                          {CollOp::allreduce},
                          NcclFamily::nvls,
@@ -103,6 +114,8 @@ AlgorithmInfo nvls_algorithm() {
                          nvls_requirement,
                          nvls_schedule,
                          nvls_estimate};
+    a.fluid = nvls_form;
+    return a;
 }
 
 }  // namespace collsim

@@ -26,6 +26,7 @@
 #include "algorithms/node_trees.hpp"
 #include "algorithms/nvls_steps.hpp"
 #include "algorithms/reducing_switch.hpp"
+#include "sim/exec/step_costs.hpp"
 
 namespace collsim {
 
@@ -128,7 +129,10 @@ Schedule nvls_tree_schedule(const CollectiveCall& call, const CommLayout& comm) 
     return s;
 }
 
-Estimate nvls_tree_estimate(const CollectiveCall& call, CostModel& m) {
+// The closed form, and its steady state over all k chunks: every GPU's switch link busy both ways with p+1 slices a chunk,
+// every owner's tree edges with half a slice a chunk each way (a rail's
+// chunks alternate between the trees), its reductions likewise.
+FluidForm nvls_tree_form(const CollectiveCall& call, CostModel& m, bool streams) {
     const CommLayout& comm = m.comm();
     const int channels = call.channels, nodes = comm.node_count(), p = *comm.ranks_per_node();
     const NodeTree trees[2] = {node_tree(nodes, 0), node_tree(nodes, 1)};
@@ -167,13 +171,42 @@ Estimate nvls_tree_estimate(const CollectiveCall& call, CostModel& m) {
     }
     Estimate tree_trip;
     for (int h = 0; h < 2 * depth; ++h) tree_trip = tree_trip + hop;
-    return m.launch() + up + down + tree_trip + Estimate{Time{}, period.bandwidth * (k - 1)};
+    FluidForm f{m.launch() + up + down + tree_trip + Estimate{Time{}, period.bandwidth * (k - 1)},
+                period.bandwidth * k, {}, {}};
+    if (!streams) return f;
+    const int n = comm.size();
+    for (int x = 0; x < nodes; ++x) f.switches.push_back(*reducing_nvswitch(*comm.topo, node_gpus(comm, x)));
+    const Bytes rest = slice * (p + 1) * k, tree_rest = half * k;
+    auto owner = [&](int x, int l) { return comm.nodes[static_cast<std::size_t>(x)][static_cast<std::size_t>(l)]; };
+    for (int ch = 0; ch < channels; ++ch) {
+        for (int r = 0; r < n; ++r) {
+            const int sw = n + comm.node_of[static_cast<std::size_t>(r)];
+            f.streams.push_back(FluidStream{r, sw, ch, rest});
+            f.streams.push_back(FluidStream{sw, r, ch, rest});
+        }
+        for (int x = 0; x < nodes; ++x)
+            for (int l = 0; l < p; ++l) {
+                int64_t reductions = 0;
+                for (const NodeTree& t : trees) {
+                    const int up_to = t.parent[static_cast<std::size_t>(x)];
+                    reductions += static_cast<int64_t>(t.children[static_cast<std::size_t>(x)].size());
+                    if (up_to < 0) continue;
+                    f.streams.push_back(FluidStream{owner(x, l), owner(up_to, l), ch, tree_rest});
+                    f.streams.push_back(FluidStream{owner(up_to, l), owner(x, l), ch, tree_rest});
+                }
+                f.streams.push_back(FluidStream{owner(x, l), kMemoryStream, ch,
+                                                exposed_reduction(half, m.protocol()) * reductions * k});
+            }
+    }
+    return f;
 }
+
+Estimate nvls_tree_estimate(const CollectiveCall& call, CostModel& m) { return nvls_tree_form(call, m, false).closed; }
 
 }  // namespace
 
 AlgorithmInfo nvls_tree_algorithm() {
-    return AlgorithmInfo{"nvls_tree",
+    AlgorithmInfo a{"nvls_tree",
                          "NCCL's NVLSTree AllReduce: NVLink SHARP inside each server, double binary trees of one GPU "
                          "per server between them",
                          {CollOp::allreduce},
@@ -182,6 +215,8 @@ AlgorithmInfo nvls_tree_algorithm() {
                          nvls_tree_requirement,
                          nvls_tree_schedule,
                          nvls_tree_estimate};
+    a.fluid = nvls_tree_form;
+    return a;
 }
 
 }  // namespace collsim

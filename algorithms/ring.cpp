@@ -61,24 +61,27 @@ Schedule ring_schedule(const CollectiveCall& call, const CommLayout&) {
     return s;
 }
 
-Estimate ring_estimate(const CollectiveCall& call, CostModel& m) {
-    if (call.op == CollOp::broadcast || call.op == CollOp::reduce) return ring_chain_estimate(call, m);
+FluidForm ring_form(const CollectiveCall& call, CostModel& m, bool streams) {
+    if (call.op == CollOp::broadcast || call.op == CollOp::reduce) return ring_chain_form(call, m, streams);
     const int n = call.ranks, channels = call.channels;
-    Estimate t = m.launch();
-    if (n < 2) return t;
+    FluidForm f{m.launch(), Time{}, {}, {}};
+    if (n < 2) return f;
     const Bytes chunk = largest_piece(largest_piece(call.bytes, channels), n);
     const bool ar = call.op == CollOp::allreduce;
     const int reduce_steps = ar || call.op == CollOp::reducescatter ? n - 1 : 0;
     const int copy_steps = ar || call.op == CollOp::allgather ? n - 1 : 0;
     std::vector<int> ring(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) ring[static_cast<std::size_t>(i)] = i;
-    return t + ring_pass(m, ring, reduce_steps, copy_steps, chunk, channels);
+    f.closed += ring_pass(m, ring, reduce_steps, copy_steps, chunk, channels, streams ? &f : nullptr);
+    return f;
 }
+
+Estimate ring_estimate(const CollectiveCall& call, CostModel& m) { return ring_form(call, m, false).closed; }
 
 }  // namespace
 
 AlgorithmInfo ring_algorithm() {
-    return AlgorithmInfo{"ring",
+    AlgorithmInfo a{"ring",
                          "ring over the communicator in rank order, one ring per channel; Broadcast and Reduce "
                          "as a pipelined chain from or to the root",
                          {CollOp::allreduce, CollOp::allgather, CollOp::reducescatter, CollOp::broadcast,
@@ -88,6 +91,8 @@ AlgorithmInfo ring_algorithm() {
                          {},
                          ring_schedule,
                          ring_estimate};
+    a.fluid = ring_form;
+    return a;
 }
 
 }  // namespace collsim

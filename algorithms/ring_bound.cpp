@@ -3,7 +3,7 @@
 namespace collsim {
 
 Estimate ring_pass(CostModel& m, const std::vector<int>& ring, int reduce_steps, int copy_steps, Bytes bytes,
-                   int channels) {
+                   int channels, FluidForm* form) {
     const int n = static_cast<int>(ring.size());
     const int steps = reduce_steps + copy_steps;
     if (n < 2 || steps == 0) return Estimate{};
@@ -17,6 +17,7 @@ Estimate ring_pass(CostModel& m, const std::vector<int>& ring, int reduce_steps,
     auto diff = [](const Estimate& a, const Estimate& b) { return Estimate{a.latency - b.latency, a.bandwidth - b.bandwidth}; };
     Estimate worst;
     bool first = true;
+    Time busiest_hop{};
     for (int c = 0; c < channels; ++c) {
         // Per hop: its cost in each phase; then prefix sums over the ring laid
         // out three times, so a path of up to 2(n-1) hops from any start is a
@@ -27,6 +28,7 @@ Estimate ring_pass(CostModel& m, const std::vector<int>& ring, int reduce_steps,
             send[static_cast<std::size_t>(h)] = each[static_cast<std::size_t>(c * n + h)];
             with_reduce[static_cast<std::size_t>(h)] = send[static_cast<std::size_t>(h)] + m.reduce(t.to, bytes, channels);
             const Estimate busiest{send[static_cast<std::size_t>(h)].latency, send[static_cast<std::size_t>(h)].bandwidth * steps};
+            busiest_hop = std::max(busiest_hop, send[static_cast<std::size_t>(h)].bandwidth);
             worst = first ? busiest : slower(worst, busiest);
             first = false;
         }
@@ -41,6 +43,13 @@ Estimate ring_pass(CostModel& m, const std::vector<int>& ring, int reduce_steps,
                        end = mid + static_cast<std::size_t>(copy_steps);
             worst = slower(worst, diff(sum_reduce[mid], sum_reduce[start]) + diff(sum_send[end], sum_send[mid]));
         }
+    }
+    if (form) {
+        form->steady = busiest_hop * steps;
+        for (int c = 0; c < channels; ++c)
+            for (int h = 0; h < n; ++h)
+                form->streams.push_back(FluidStream{ring[static_cast<std::size_t>(h)],
+                                                    ring[static_cast<std::size_t>((h + 1) % n)], c, bytes * steps});
     }
     return worst;
 }

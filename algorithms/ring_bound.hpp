@@ -10,12 +10,15 @@
 #include <vector>
 
 #include "algorithms/cost_model.hpp"
+#include "algorithms/fluid_form.hpp"
 
 namespace collsim {
 
 // `reduce_steps` reduce-scatter steps then `copy_steps` all-gather steps of
 // `bytes` per channel around `ring` (ranks in ring order), `channels` at once.
+// `form`, if given, receives the fluid form's steady state (fluid_form.hpp):
+// every hop busy for all steps, which the busiest hop bounds.
 Estimate ring_pass(CostModel& m, const std::vector<int>& ring, int reduce_steps, int copy_steps, Bytes bytes,
-                   int channels);
+                   int channels, FluidForm* form = nullptr);
 
 }  // namespace collsim

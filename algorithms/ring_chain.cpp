@@ -11,6 +11,7 @@
 #include "algorithms/ring_chain.hpp"
 
 #include "algorithms/chunking.hpp"
+#include "sim/exec/step_costs.hpp"
 
 namespace collsim {
 
@@ -61,26 +62,34 @@ Schedule ring_chain_schedule(const CollectiveCall& call) {
     return s;
 }
 
-Estimate ring_chain_estimate(const CollectiveCall& call, CostModel& m) {
+FluidForm ring_chain_form(const CollectiveCall& call, CostModel& m, bool streams) {
     const int n = call.ranks, channels = call.channels;
-    Estimate t = m.launch();
-    if (n < 2) return t;
+    FluidForm f{m.launch(), Time{}, {}, {}};
+    if (n < 2) return f;
     const int k = pipeline_chunks(call, largest_piece(call.bytes, channels));
     const Bytes chunk = largest_piece(largest_piece(call.bytes, channels), k);
+    const Bytes all = chunk * k;
     auto rank = [&](int position) { return chain_rank(call, position); };
     Time widest_stage{};
     for (int p = 0; p + 1 < n; ++p) {
         const Estimate hop = m.send_channels(rank(p), rank(p + 1), chunk, channels);
-        t += hop;
+        f.closed += hop;
         widest_stage = std::max(widest_stage, hop.bandwidth);
+        for (int c = 0; streams && c < channels; ++c) f.streams.push_back(FluidStream{rank(p), rank(p + 1), c, all});
         if (call.op == CollOp::reduce) {
             const Estimate r = m.reduce(m.gpu(rank(p + 1)), chunk, channels);
-            t += r;
+            f.closed += r;
             widest_stage = std::max(widest_stage, r.bandwidth);
+            const Bytes reduced = exposed_reduction(chunk, m.protocol()) * k;
+            for (int c = 0; streams && c < channels; ++c)
+                f.streams.push_back(FluidStream{rank(p + 1), kMemoryStream, c, reduced});
         }
     }
-    t.bandwidth += widest_stage * (k - 1);
-    return t;
+    f.closed.bandwidth += widest_stage * (k - 1);
+    f.steady = widest_stage * k;
+    return f;
 }
+
+Estimate ring_chain_estimate(const CollectiveCall& call, CostModel& m) { return ring_chain_form(call, m, false).closed; }
 
 }  // namespace collsim

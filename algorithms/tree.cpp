@@ -20,6 +20,7 @@
 // because the busiest link starts working before the first chunk's trip ends.
 #include "algorithms/algorithm.hpp"
 #include "algorithms/node_trees.hpp"
+#include "sim/exec/step_costs.hpp"
 
 namespace collsim {
 
@@ -120,9 +121,12 @@ Schedule tree_schedule(const CollectiveCall& call, const CommLayout& comm) {
     return s;
 }
 
-Estimate tree_estimate(const CollectiveCall& call, CostModel& m) {
+// The closed form, and its steady state: every transfer of a chunk round
+// and every GPU's reductions busy with all k chunks.
+FluidForm tree_form(const CollectiveCall& call, CostModel& m, bool streams) {
     const int n = call.ranks, channels = call.channels, k = tree_chunks(call);
-    if (n < 2) return m.launch();
+    FluidForm f{m.launch(), Time{}, {}, {}};
+    if (n < 2) return f;
     const CommLayout& comm = m.comm();
     const RankTree trees[2] = {make_tree(comm, 0), make_tree(comm, 1)};
     const Bytes b = largest_piece(largest_piece(largest_piece(call.bytes, channels), 2), k);
@@ -144,6 +148,20 @@ Estimate tree_estimate(const CollectiveCall& call, CostModel& m) {
     for (const Estimate& e : each) period = std::max(period, e.bandwidth);
     for (int v = 0; v < n; ++v)
         period = std::max(period, m.reduce_steps(gpu(v), b, reductions[static_cast<std::size_t>(v)]).bandwidth);
+    if (streams) {
+        const Bytes rest = b * k;
+        for (int ch = 0; ch < channels; ++ch)
+            for (const RankTree& t : trees)
+                for (int v = 0; v < n; ++v)
+                    if (const int p = t.parent[static_cast<std::size_t>(v)]; p >= 0) {
+                        f.streams.push_back(FluidStream{v, p, ch, rest});
+                        f.streams.push_back(FluidStream{p, v, ch, rest});
+                    }
+        for (int v = 0; v < n; ++v)
+            f.streams.push_back(FluidStream{v, kMemoryStream, 0,
+                                            exposed_reduction(b, m.protocol()) * k *
+                                                reductions[static_cast<std::size_t>(v)]});
+    }
     // The first chunk's longest path through each tree. Its transfers share
     // links with the same tree's other channels, moving in step with them,
     // but hardly with the other tree, whose first chunk is elsewhere.
@@ -185,13 +203,17 @@ Estimate tree_estimate(const CollectiveCall& call, CostModel& m) {
             }
         fill = which == 0 ? deepest : slower(fill, deepest);
     }
-    return m.launch() + fill + Estimate{Time{}, period * (k - 1)};
+    f.steady = period * k;
+    f.closed += fill + Estimate{Time{}, period * (k - 1)};
+    return f;
 }
+
+Estimate tree_estimate(const CollectiveCall& call, CostModel& m) { return tree_form(call, m, false).closed; }
 
 }  // namespace
 
 AlgorithmInfo tree_algorithm() {
-    return AlgorithmInfo{"tree",
+    AlgorithmInfo a{"tree",
                          "NCCL's double binary tree: chains inside servers, two complementary binary trees between "
                          "them, pipelined chunks reduced up and broadcast down",
                          {CollOp::allreduce},
@@ -200,6 +222,8 @@ AlgorithmInfo tree_algorithm() {
                          {},
                          tree_schedule,
                          tree_estimate};
+    a.fluid = tree_form;
+    return a;
 }
 
 }  // namespace collsim

@@ -59,7 +59,9 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     c->add_option("--dtype", o.dtype, "element type")->capture_default_str();
     c->add_option("--channels,-c", o.channels, "channels (rings); default: chosen from the topology");
     add_gpus_per_thread_option(c, o.gpus_per_thread);
-    c->add_option("--model", o.model, "flow (simulate the network) or analytical (closed form)")->capture_default_str();
+    c->add_option("--model", o.model,
+                  "auto, flow (every chunk a flow), fluid (pipelines as long-lived flows) or analytical (closed form)")
+        ->capture_default_str();
     c->add_flag("--explain", o.explain, "per size: flow and closed-form times, their terms, and why they differ");
     c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
     c->add_option("--routing", o.routing, "equal-cost path choice: ecmp, single or adaptive")->capture_default_str();
@@ -74,7 +76,8 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
 int run_coll(const CollOptions& o) {
     if (o.format != "table" && o.format != "json" && o.format != "csv")
         bad_option("--format", "one of table, json, csv", o.format);
-    if (o.model != "flow" && o.model != "analytical") bad_option("--model", "one of flow, analytical", o.model);
+    const std::optional<ModelTier> tier = model_tier_from(o.model);
+    if (!tier) bad_option("--model", std::string(model_tier_choices()), o.model);
     std::optional<msccl::MscclAlgorithm> file;
     if (!o.algo_file.empty()) file = msccl::load_msccl(o.algo_file);
     const std::string op_text = !o.op.empty() ? o.op : file ? std::string(to_string(file->op)) : "allreduce";
@@ -107,7 +110,7 @@ int run_coll(const CollOptions& o) {
         if (name == o.algo) bad_option("--disable", "algorithms other than the one --algo forces", name);
     req.disabled = o.disable;
     req.enabled = o.enable;
-    req.analytical = o.model == "analytical";
+    req.model = *tier;
     req.explain = o.explain;
     req.msccl = file ? &*file : nullptr;
     if (!o.faults.empty()) req.setup = link_fault_setup(load_fault_plan(o.faults, topo));
@@ -132,6 +135,8 @@ int run_coll(const CollOptions& o) {
         row.channels = p.channels;
         row.redop = reduces(*op) ? "sum" : "none";
         row.root = root;
+        row.model = std::string(to_string(p.tier));
+        row.reductions = p.reductions;
         if (p.hang) {
             hung = true;
             row.algbw_GBps = row.busbw_GBps = 0;

@@ -19,7 +19,7 @@ struct CollOptions {
     std::string format = "table";
     std::string calibration;  // a profile from `collsim calibrate`; empty: defaults
     std::string routing = "ecmp";
-    std::string model = "flow";
+    std::string model = "auto";
     std::string gpus;  // "0,2,4" or GPU names; empty: --ranks
     int ranks = 0;     // 0: every GPU of the topology
     int root = -1;     // -1: not given (0 for Broadcast and Reduce)

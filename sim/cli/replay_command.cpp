@@ -33,6 +33,8 @@ CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     c->add_option("--algo", o.algo, "every collective's algorithm (as NCCL_ALGO), or auto: NCCL's tuner")
         ->capture_default_str();
     c->add_option("--proto", o.proto, "every collective's protocol (as NCCL_PROTO), or auto")->capture_default_str();
+    c->add_option("--model", o.model, "auto, flow (every chunk a flow) or fluid (pipelines as long-lived flows)")
+        ->capture_default_str();
     add_algorithm_switches(c, o.disable, o.enable);
     c->add_option("--faults", o.faults, "fault scenario YAML: link faults and compute faults (slow, pause, straggler)");
     c->add_option("--timeout", o.timeout, "watchdog: stop the replay there and report a hang, e.g. 10min");
@@ -56,6 +58,10 @@ int run_replay(const ReplayCliOptions& o) {
     opts.max_schedule_steps = o.max_schedule_steps;
     opts.algo = o.algo;
     opts.proto = o.proto;
+    const std::optional<ModelTier> tier = model_tier_from(o.model);
+    if (!tier || *tier == ModelTier::analytical)
+        bad_option("--model", "one of auto, flow, fluid (a replay shares one network: no closed form)", o.model);
+    opts.model = *tier;
     check_algorithm_switches(o.disable, o.enable);
     opts.disabled = o.disable;
     opts.enabled = o.enable;

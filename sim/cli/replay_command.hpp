@@ -17,6 +17,7 @@ struct ReplayCliOptions {
     int links = 10;  // busiest links reported (and given Perfetto tracks)
     uint64_t seed = 1;
     std::string algo = "auto", proto = "auto";
+    std::string model = "auto";  // auto, flow or fluid
     std::vector<std::string> disable, enable;  // as coll's --disable / --enable
     std::string faults;   // fault scenario YAML; empty: none
     std::string timeout;  // watchdog; empty: none

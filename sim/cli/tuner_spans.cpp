@@ -9,7 +9,7 @@ namespace collsim {
 std::vector<TunerSpan> tuner_spans(const Topology& topo, Routes& routes, PredictRequest req, const Calibration& cal,
                                    Bytes smallest, Bytes largest) {
     // Only the choice is wanted: no schedule is built.
-    req.analytical = true;
+    req.model = ModelTier::analytical;
     req.explain = false;
     int64_t size = 1;
     while (size < std::max<int64_t>(smallest.count(), 1)) size *= 2;

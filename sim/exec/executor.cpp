@@ -71,7 +71,7 @@ void Executor::start(const Schedule& schedule, std::function<void()> done) {
         for (StepId d : schedule.deps(s)) dependents_[fill[dep_step(d)]++] = s | (d & kAfterSent);
 
     // The launch latency is paid once before any step can run.
-    sim_.schedule_in(proto_.base_latency + schedule.handshakes, [this] {
+    sim_.schedule_in(proto_.base_latency + schedule.handshakes + schedule.fill, [this] {
         if (schedule_->steps.empty()) {
             return_ceilings();
             done_();
@@ -100,6 +100,12 @@ void Executor::begin(StepId s) {
     const bool on_gpu = step.rank < schedule_->ranks;
     switch (step.kind) {
         case StepKind::send: {
+            // Fluid streams are the connection's steady state, not its sends
+            // one after another: they run side by side.
+            if (step.fluid()) {
+                send(s);
+                break;
+            }
             auto& queue = connection_queue_[connection(step)];
             const bool idle = queue.empty();
             queue.push(s);
@@ -125,7 +131,7 @@ void Executor::begin(StepId s) {
             }
             net_.start_flow({memory_resource(topo_, dev)},
                             step.bytes * (step.kind == StepKind::local_copy ? kCopyMemoryTraffic : kReduceMemoryTraffic),
-                            Time{}, [this, s] { complete(s); });
+                            Time{}, [this, s] { complete(s); }, {}, schedule_->fluid);
             break;
         case StepKind::copy: complete(s); break;
     }
@@ -142,24 +148,30 @@ void Executor::send(StepId s) {
     std::vector<ResourceId> res = send_resources(topo_, p);
     if (proto_.rank_ceiling.bps() > 0) res.push_back(channel_ceiling(from, step.channel));
     const Time hop = step.pays_hop_latency() ? proto_.step_latency(p.link_class) : Time{};
-    Time latency = p.latency + hop + net_.extra_latency(res);
+    // A fault's added latency is paid by fluid streams too: it is not in the fill.
+    Time latency = (step.fluid() ? Time{} : p.latency + hop) + net_.extra_latency(res);
     if (schedule_->latency_scale != 1.0)
         latency = Time::from_ps(std::llround(static_cast<double>(latency.ps()) * schedule_->latency_scale));
     if (!peak_.empty()) count_load(s, p.channels);
     // The flow ends when the last byte has left; it arrives after the latency.
-    net_.start_flow(std::move(res), wire_bytes(step.bytes, proto_, via_switch), Time{}, [this, s, latency] {
-        sent(s);
-        sim_.schedule_in(latency, [this, s] { complete(s); });
-    });
+    net_.start_flow(
+        std::move(res), wire_bytes(step.bytes, proto_, via_switch), Time{},
+        [this, s, latency] {
+            sent(s);
+            sim_.schedule_in(latency, [this, s] { complete(s); });
+        },
+        {}, step.fluid());
 }
 
 // A send's bytes have left: its connection takes the next send, and what
 // waits only for the sending goes ahead.
 void Executor::sent(StepId s) {
     if (!peak_.empty()) count_load(s, {});
-    auto& queue = connection_queue_[connection(schedule_->steps[s])];
-    queue.pop();
-    if (!queue.empty()) send(queue.front());
+    if (!schedule_->steps[s].fluid()) {
+        auto& queue = connection_queue_[connection(schedule_->steps[s])];
+        queue.pop();
+        if (!queue.empty()) send(queue.front());
+    }
     release(s, true);
 }
 

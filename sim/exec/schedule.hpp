@@ -45,6 +45,9 @@ enum class StepKind : uint8_t {
 
 // Step flags.
 inline constexpr uint8_t kNoHopLatency = 1;  // a send that NCCL does not count as a protocol step
+// A long-lived stream of a fluid schedule (algorithms/fluid_form.hpp): it pays
+// no latency of its own, since the schedule's fill holds every latency.
+inline constexpr uint8_t kFluidStream = 2;
 
 struct Step {
     StepKind kind = StepKind::send;
@@ -57,7 +60,8 @@ struct Step {
     StepId from = kNoStep;  // reduce, copy: the send step whose data is consumed
     Bytes bytes;
 
-    bool pays_hop_latency() const { return (flags & kNoHopLatency) == 0; }
+    bool pays_hop_latency() const { return (flags & (kNoHopLatency | kFluidStream)) == 0; }
+    bool fluid() const { return (flags & kFluidStream) != 0; }
 };
 static_assert(sizeof(Step) == 32, "steps are kept small: schedules reach 10^9 steps");
 
@@ -86,6 +90,12 @@ struct Schedule {
     // Time the kernel spends on handshakes rather than on transfers, paid once
     // with the launch: NVLS waits on its peers' flags for every chunk (nvls.cpp).
     Time handshakes;
+    // A fluid schedule (algorithms/fluid_form.hpp) holds only the steady-state
+    // streams of a pipelined algorithm; `fill` is the rest of its closed form
+    // (latencies, pipeline fill and drain), paid once with the launch. Like a
+    // lumped schedule, it is for timing only.
+    bool fluid = false;
+    Time fill;
 
     int participants() const { return ranks + static_cast<int>(switches.size()); }
 

@@ -123,8 +123,9 @@ SymbolicState run_symbolic(const Schedule& s, CollOp op, uint64_t order_seed, in
     SymbolicState st;
     st.value.assign(static_cast<std::size_t>(s.participants()),
                     std::vector<Contributions>(static_cast<std::size_t>(s.chunks)));
-    if (s.latency_scale != 1.0) {
-        st.problem = "a lumped schedule moves several pieces per send: it is for timing only";
+    if (s.latency_scale != 1.0 || s.fluid) {
+        st.problem = s.fluid ? "a fluid schedule holds only steady-state streams: it is for timing only"
+                             : "a lumped schedule moves several pieces per send: it is for timing only";
         return st;
     }
     Roles roles;

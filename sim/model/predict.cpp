@@ -35,8 +35,9 @@ namespace {
 // runs its own kernel; its steps pay the ring's per-step latencies.
 Prediction predict_msccl(const Topology& topo, Routes& routes, const PredictRequest& req, const Calibration& cal) {
     const msccl::MscclAlgorithm& file = *req.msccl;
-    if (req.analytical || req.explain)
-        bad("--model", "flow: an MSCCL file has no closed form", req.explain ? "--explain" : "analytical");
+    if (req.model == ModelTier::analytical || req.model == ModelTier::fluid || req.explain)
+        bad("--model", "flow or auto: an MSCCL file has no closed form",
+            req.explain ? "--explain" : std::string(to_string(req.model)));
     if (req.proto != "auto" && !proto_kind_from(req.proto))
         bad("--proto", std::string(proto_choices()) + " or auto", req.proto);
     const ProtoKind kind = req.proto == "auto" ? file.proto : *proto_kind_from(req.proto);
@@ -135,39 +136,70 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     const bool spans_rails = c.algorithm->family == NcclFamily::nvls_tree;
     const int spread = std::max(default_channels(routes, req.ranks),
                                 shape.nodes > 1 && !spans_rails ? shape.nics_per_node : 1);
-    int simulated = req.channels > 0 ? req.channels : std::min(c.channels, spread);
+    const int simulated = req.channels > 0 ? req.channels : std::min(c.channels, spread);
     const int n = static_cast<int>(req.ranks.size());
-    const bool wanted = !req.analytical || req.explain;
-    auto call = [&](int ch) {
+    auto call = [&](int ch, std::size_t max_steps) {
         CollectiveCall k{req.op, req.bytes, n, ch, req.root, c.channels};
-        // The schedule-size bound coarsens pipelines only where a schedule is
-        // built; a closed form alone pipelines as NCCL does.
-        k.max_steps = wanted ? req.max_steps : 0;
+        k.max_steps = max_steps;
         return k;
     };
-    if (wanted && req.channels == 0 && simulated > 1) {
+    c.closed_call = call(simulated, 0);
+    const bool ring = c.algorithm->name == "ring";
+    // Only a ring (and its chains) crosses from node to node at the ends of each node's span.
+    c.channel_gpus = rail_aligned_channels(routes, req.ranks, simulated, ring);
+    if (simulated < c.channels)
+        c.reductions.push_back(fmt::format("channels: {} simulated for NCCL's {}, each carrying {} on the same links",
+                                           simulated, c.channels, c.channels / simulated));
+    if (req.model == ModelTier::analytical && !req.explain) {
+        c.tier = ModelTier::analytical;
+        c.simulated_channels = simulated;
+        c.call = c.closed_call;
+        return c;
+    }
+    const bool has_fluid = static_cast<bool>(c.algorithm->fluid);
+    const bool exact = req.model != ModelTier::fluid && fits_chunk_level(*c.algorithm, c.closed_call, comm, kAutoChunkSteps);
+    c.tier = req.model == ModelTier::flow || exact || !has_fluid ? ModelTier::flow : ModelTier::fluid;
+    if (req.model == ModelTier::fluid && !has_fluid)
+        c.reductions.push_back(fmt::format("fluid: {} has no fluid form; its schedule ran chunk by chunk", c.algorithm->name));
+    if (c.tier == ModelTier::fluid) {
+        CostModel model(comm, routes, c.protocol, collective_link_efficiency(c.arch, cal), c.channel_gpus);
+        const FluidForm form = c.algorithm->fluid(c.closed_call, model, true);
+        c.schedule = fluid_schedule(form, c.closed_call, std::string(c.algorithm->name), c.protocol.base_latency);
+        c.simulated_channels = simulated;
+        c.call = c.closed_call;
+        c.reductions.push_back(fmt::format("fluid: the steady state as {} long-lived streams; the closed form's "
+                                           "latencies, fill and drain ({:.2f} us) paid with the launch",
+                                           c.schedule->steps.size(), c.schedule->fill.us()));
+        return c;
+    }
+    int bounded = simulated;
+    if (req.channels == 0 && simulated > 1) {
         // Each channel is a copy of the same steps: size one channel's schedule
         // before building them all, so an oversized one is never built.
-        CollectiveCall one = call(1);
+        CollectiveCall one = call(1, req.max_steps / static_cast<std::size_t>(simulated));
         one.launched_channels = std::max(1, c.channels / simulated);
-        one.max_steps = req.max_steps / static_cast<std::size_t>(simulated);
         const std::size_t per_channel = c.algorithm->build(one, comm).steps.size();
         if (per_channel * static_cast<std::size_t>(simulated) > req.max_steps) {
-            simulated = std::max<int>(1, static_cast<int>(req.max_steps / std::max<std::size_t>(per_channel, 1)));
-            c.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", simulated);
+            bounded = std::max<int>(1, static_cast<int>(req.max_steps / std::max<std::size_t>(per_channel, 1)));
+            c.why += fmt::format("; simulated {} channel(s) to bound the schedule's size", bounded);
+            c.reductions.push_back(fmt::format("channels: {} of {} simulated to keep the schedule within {} steps",
+                                               bounded, simulated, req.max_steps));
             c.bounded = true;
         }
     }
-    c.simulated_channels = simulated;
-    c.call = call(simulated);
-    // Only a ring (and its chains) crosses from node to node at the ends of each node's span.
-    c.channel_gpus = rail_aligned_channels(routes, req.ranks, simulated, c.algorithm->name == "ring");
-    if (wanted) {
-        c.schedule = c.algorithm->build(c.call, comm);
-        c.lumped = c.schedule->latency_scale > 1.0;
-        if (c.lumped)
-            c.why += fmt::format("; lumped {:.1f} ring steps into each send to bound the schedule's size",
-                                 c.schedule->latency_scale);
+    c.simulated_channels = bounded;
+    c.call = call(bounded, req.max_steps);
+    if (bounded != simulated) c.channel_gpus = rail_aligned_channels(routes, req.ranks, bounded, ring);
+    c.schedule = c.algorithm->build(c.call, comm);
+    c.lumped = c.schedule->latency_scale > 1.0;
+    if (c.lumped) {
+        c.why += fmt::format("; lumped {:.1f} ring steps into each send to bound the schedule's size",
+                             c.schedule->latency_scale);
+        c.reductions.push_back(fmt::format("steps: {:.1f} ring steps lumped into each send to keep the schedule "
+                                           "within {} steps", c.schedule->latency_scale, req.max_steps));
+    } else if (!exact && !fits_chunk_level(*c.algorithm, c.closed_call, comm, req.max_steps)) {
+        c.reductions.push_back(fmt::format("pipeline: fewer, larger chunks to keep the schedule within {} steps",
+                                           req.max_steps));
     }
     return c;
 }
@@ -191,9 +223,15 @@ Prediction predict_collective(const Topology& topo, Routes& routes, const Predic
     auto scaled = [factor](Time t) {
         return factor == 1.0 ? t : Time::from_ps(static_cast<int64_t>(static_cast<double>(t.ps()) * factor));
     };
-    if (req.analytical || req.explain) {
-        CostModel model(c.comm, routes, c.protocol, eff, c.channel_gpus);
-        const Estimate e = c.algorithm->estimate(c.call, model);
+    p.tier = c.tier;
+    p.reductions = c.reductions;
+    if (c.tier == ModelTier::analytical || req.explain) {
+        // A schedule bounded to fewer channels lays them out anew; the closed form keeps them all.
+        const bool same = c.closed_call.channels == c.call.channels;
+        CostModel model(c.comm, routes, c.protocol, eff,
+                        same ? c.channel_gpus
+                             : rail_aligned_channels(routes, req.ranks, c.closed_call.channels, c.algorithm->name == "ring"));
+        const Estimate e = c.algorithm->estimate(c.closed_call, model);
         p.closed = Estimate{scaled(e.latency), scaled(e.bandwidth)};
         p.time = p.closed->total();
     }
@@ -204,7 +242,7 @@ Prediction predict_collective(const Topology& topo, Routes& routes, const Predic
         p.hang = t.hang;
         p.flow = scaled(t.time);
         p.peak_link_load = t.peak_link_load;
-        if (!req.analytical) p.time = *p.flow;
+        if (c.tier != ModelTier::analytical) p.time = *p.flow;
     }
     return p;
 }

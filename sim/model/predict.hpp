@@ -16,6 +16,7 @@
 #include "sim/hw/routes.hpp"
 #include "sim/net/routing_policy.hpp"
 #include "sim/model/calibration.hpp"
+#include "sim/model/model_tier.hpp"
 
 namespace collsim {
 
@@ -41,8 +42,9 @@ struct PredictRequest {
     std::optional<Time> timeout;  // watchdog
     RoutingPolicy routing;        // which equal-cost path each flow takes
     int root = 0;                 // Broadcast and Reduce
-    bool analytical = false;      // time by the algorithm's closed form instead of the flow simulation
-    bool explain = false;         // both, and the flow's link loads
+    // Which tier times it (model_tier.hpp); analytical: the closed form alone.
+    ModelTier model = ModelTier::automatic;
+    bool explain = false;         // the closed form too, and the simulation's link loads
     const msccl::MscclAlgorithm* msccl = nullptr;  // run this file's schedule instead of `algo`
     // Schedules larger than this are lumped or simulated with fewer channels.
     std::size_t max_steps = kMaxSimulatedSteps;
@@ -66,6 +68,10 @@ struct Prediction {
     std::optional<Time> flow;         // the flow simulation's time, when it ran
     std::optional<Estimate> closed;   // the closed form, when asked for
     std::vector<uint32_t> peak_link_load;  // with explain: most sends at once per link direction
+    ModelTier tier = ModelTier::flow;      // the tier that gave `time`: flow, fluid or analytical
+    // Every simplification the tier made, in words (fewer channels, lumped
+    // steps, fluid streams); empty: none.
+    std::vector<std::string> reductions;
 };
 
 // What a call runs with, ready to simulate: the algorithm, protocol and
@@ -83,7 +89,12 @@ struct CollectivePlan {
     int simulated_channels = 1;  // fewer than `channels` where the links cannot tell them apart, or:
     bool bounded = false;        // fewer still, to keep the schedule within max_steps
     bool lumped = false;         // the schedule's steps lumped to keep within max_steps (ring_steps.hpp)
-    CollectiveCall call;         // with simulated_channels, standing for `channels`
+    ModelTier tier = ModelTier::flow;  // flow or fluid: what the schedule is; analytical: none
+    std::vector<std::string> reductions;  // as in Prediction
+    CollectiveCall call;         // the schedule's: with simulated_channels, standing for `channels`
+    // The closed form's: every channel the links can tell apart, pipelined as
+    // NCCL does whatever bounds the schedule (one closed form for every tier).
+    CollectiveCall closed_call;
     CommLayout comm;
     std::optional<Schedule> schedule;  // absent when only the closed form was asked for
     std::vector<std::vector<DeviceId>> channel_gpus;  // Executor::place_channels

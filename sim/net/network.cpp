@@ -81,7 +81,7 @@ Bytes Network::carried_now(ResourceId r) const {
 }
 
 FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done,
-                           Event on_sent) {
+                           Event on_sent, bool coupled) {
     for (ResourceId r : resources)
         if (r >= capacity_.size()) throw std::out_of_range("flow over an unknown resource");
     std::sort(resources.begin(), resources.end());
@@ -111,6 +111,7 @@ FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time 
     f.on_sent = std::move(on_sent);
     f.finish = EventHandle{};
     f.active = true;
+    f.coupled = coupled;
     ++active_;
     for (ResourceId r : f.resources) on_resource_[r].push_back(id);
     changed(f.resources);
@@ -266,7 +267,7 @@ void Network::finish(FlowId id) {
     std::vector<ResourceId> touched = std::move(f.resources);
     f.resources.clear();
     free_ids_.push_back(id);
-    changed(touched);
+    if (!f.coupled) changed(touched);
 }
 
 }  // namespace collsim

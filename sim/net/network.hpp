@@ -27,8 +27,12 @@ public:
 
     // Starts a flow now; `on_done` runs when its last byte has arrived, and
     // `on_sent` (if given) when its last byte has left, `latency` earlier.
+    // A `coupled` flow is one stage of a pipeline whose stages move at the
+    // pace of its slowest (a fluid stream): its end re-rates nothing, since
+    // the stages it shared links with were held back by that slowest stage,
+    // not by it. Its share stays unused until something else changes there.
     FlowId start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done,
-                      Event on_sent = {});
+                      Event on_sent = {}, bool coupled = false);
 
     Bandwidth rate(FlowId f) const { return Bandwidth::bytes_per_s(flows_[f].rate); }
     std::size_t active_flows() const { return active_; }
@@ -74,6 +78,7 @@ private:
         Event on_done, on_sent;
         EventHandle finish;
         bool active = false;
+        bool coupled = false;
     };
 
     void changed(const std::vector<ResourceId>& touched);

@@ -43,9 +43,10 @@ std::unique_ptr<Schedule> sends_schedule(const std::vector<std::vector<Bytes>>& 
 
 CommLauncher::CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo,
                            const Calibration& cal, std::size_t max_schedule_steps, std::string algo, std::string proto,
-                           std::vector<std::string> disabled, std::vector<std::string> enabled)
+                           std::vector<std::string> disabled, std::vector<std::string> enabled, ModelTier model)
     : sim_(sim), net_(net), routes_(routes), topo_(topo), cal_(cal), max_steps_(max_schedule_steps),
-      algo_(std::move(algo)), proto_(std::move(proto)), disabled_(std::move(disabled)), enabled_(std::move(enabled)) {}
+      algo_(std::move(algo)), proto_(std::move(proto)), disabled_(std::move(disabled)), enabled_(std::move(enabled)),
+      model_(model) {}
 
 // NCCL runs point-to-point operations with the Simple protocol, outside its
 // tuner; their steps pay the ring/Simple latencies (NCCL v2.30.7 tables), and
@@ -99,12 +100,13 @@ LaunchInfo CommLauncher::collective(const std::vector<DeviceId>& gpus, CollOp op
         req.proto = proto_;
         req.disabled = disabled_;
         req.enabled = enabled_;
+        req.model = model_;
         it = plans_.emplace(std::move(key), plan_collective(topo_, routes_, req, cal_)).first;
     }
     const CollectivePlan& p = it->second;
     run(*p.schedule, gpus, p.protocol, p.channel_gpus, std::move(done));
     return LaunchInfo{std::string(p.algorithm->name), p.proto, p.channels, p.simulated_channels, p.bounded,
-                      p.lumped};
+                      p.lumped, p.tier == ModelTier::fluid};
 }
 
 LaunchInfo CommLauncher::alltoallv(const std::vector<DeviceId>& gpus, const std::vector<std::vector<Bytes>>& split,
@@ -117,14 +119,14 @@ LaunchInfo CommLauncher::alltoallv(const std::vector<DeviceId>& gpus, const std:
         for (Bytes b : row) total = total + b;
     const Bytes average(total.count() / std::max<int64_t>(1, std::ssize(split)));
     run(s, gpus, p2p_protocol(gpus, CollOp::alltoall, average), {}, std::move(done));
-    return LaunchInfo{"pairwise", ProtoKind::simple, 1, 1, false, false};
+    return LaunchInfo{"pairwise", ProtoKind::simple, 1, 1, false, false, false};
 }
 
 LaunchInfo CommLauncher::p2p(DeviceId from, DeviceId to, Bytes bytes, std::function<void()> done) {
     auto& s = p2p_schedules_[bytes.count()];
     if (!s) s = sends_schedule({{Bytes{}, bytes}, {Bytes{}, Bytes{}}}, "p2p");
     run(*s, {from, to}, p2p_protocol({from, to}, CollOp::sendrecv, bytes), {}, std::move(done));
-    return LaunchInfo{"p2p", ProtoKind::simple, 1, 1, false, false};
+    return LaunchInfo{"p2p", ProtoKind::simple, 1, 1, false, false, false};
 }
 
 }  // namespace collsim

@@ -25,6 +25,7 @@ struct LaunchInfo {
     int simulated_channels = 1;  // what the schedule holds
     bool bounded = false;        // fewer than the links could carry (PredictRequest::max_steps)
     bool lumped = false;         // steps lumped, for the same reason (CollectivePlan::lumped)
+    bool fluid = false;          // the fluid tier's schedule (CollectivePlan::tier)
 };
 
 class CommLauncher {
@@ -33,7 +34,8 @@ public:
     // `disabled` and `enabled` are PredictRequest's.
     CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo, const Calibration& cal,
                  std::size_t max_schedule_steps, std::string algo = "auto", std::string proto = "auto",
-                 std::vector<std::string> disabled = {}, std::vector<std::string> enabled = {});
+                 std::vector<std::string> disabled = {}, std::vector<std::string> enabled = {},
+                 ModelTier model = ModelTier::automatic);
 
     LaunchInfo collective(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes, int root,
                           std::function<void()> done);
@@ -56,6 +58,7 @@ private:
     std::size_t max_steps_;
     std::string algo_, proto_;
     std::vector<std::string> disabled_, enabled_;
+    ModelTier model_;
     // The p2p protocol of sends among `gpus` (comm_launcher.cpp), kept per group, operation and size.
     const Protocol& p2p_protocol(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes);
     std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t>, Protocol> p2p_protocols_;

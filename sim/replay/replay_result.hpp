@@ -43,6 +43,7 @@ struct CollectiveRun {
     int simulated_channels = 0;  // the simulated schedule holds
     bool bounded = false;        // fewer than the links could carry, to bound the schedule's size
     bool lumped = false;         // ring steps lumped, for the same reason (ring_steps.hpp)
+    bool fluid = false;          // timed by the fluid tier (sim/model/model_tier.hpp)
     Time first_arrival, last_arrival, end;
     int last_rank = 0;  // who arrived last
     std::vector<int> members;     // ranks in the group's order

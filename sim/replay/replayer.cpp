@@ -102,7 +102,7 @@ Replayer::Replayer(const Topology& topo, const Trace& trace, const ReplayOptions
     : topo_(topo), trace_(trace), opts_(opts), gpus_(rank_gpus(topo, trace)), routes_(topo),
       net_(sim_, network_resources(topo, collective_link_efficiency(first_arch(topo, gpus_), opts.calibration))),
       launcher_(sim_, net_, routes_, topo, opts_.calibration, opts.max_schedule_steps, opts.algo, opts.proto,
-                opts.disabled, opts.enabled), coster_(trace, topo, gpus_) {
+                opts.disabled, opts.enabled, opts.model), coster_(trace, topo, gpus_) {
     result_.ranks = trace.ranks;
     result_.steps = opts.steps;
     ranks_.resize(static_cast<std::size_t>(trace.ranks));
@@ -289,6 +289,7 @@ void Replayer::launch_collective(PendingCollective&& p, uint32_t comm, uint32_t 
         rec.simulated_channels = info.simulated_channels;
         rec.bounded = info.bounded;
         rec.lumped = info.lumped;
+        rec.fluid = info.fluid;
     }
     result_.collectives.push_back(std::move(rec));
 }

@@ -11,6 +11,7 @@
 #include "sim/faults/fault_plan.hpp"
 #include "sim/hw/topology.hpp"
 #include "sim/model/calibration.hpp"
+#include "sim/model/model_tier.hpp"
 #include "sim/replay/replay_result.hpp"
 #include "sim/replay/trace.hpp"
 
@@ -24,6 +25,7 @@ struct ReplayOptions {
     // than NCCL launches (PredictRequest::max_steps); the report says so.
     std::size_t max_schedule_steps = 4'000'000;
     std::string algo = "auto", proto = "auto";  // fix every collective's algorithm / protocol
+    ModelTier model = ModelTier::automatic;       // flow, fluid or auto (not analytical: a replay shares a network)
     std::vector<std::string> disabled, enabled;  // as PredictRequest's: what the tuner may not / may pick
     const FaultPlan* faults = nullptr;  // link and compute faults (sim/faults), if any
     std::optional<Time> timeout;        // watchdog: stop there and report a hang

@@ -21,6 +21,24 @@ CollRow make_row(Bytes size, int64_t count, std::string type, Time time, double 
 }
 
 namespace {
+// One `# model:` line per run of sizes that the same tier timed with the same
+// simplifications, so no reduction goes unsaid.
+std::string model_section(const CollReport& r) {
+    std::string out;
+    for (std::size_t i = 0; i < r.rows.size();) {
+        std::size_t j = i + 1;
+        while (j < r.rows.size() && r.rows[j].model == r.rows[i].model && r.rows[j].reductions == r.rows[i].reductions) ++j;
+        const CollRow& row = r.rows[i];
+        const std::string sizes = j - i == 1 ? fmt::format("{} B", row.size.count())
+                                             : fmt::format("{} - {} B", row.size.count(), r.rows[j - 1].size.count());
+        out += fmt::format("# model: {} at {}: {}\n", row.model, sizes,
+                           row.reductions.empty() ? std::string("no reductions")
+                                                  : fmt::format("{}", fmt::join(row.reductions, "; ")));
+        i = j;
+    }
+    return out;
+}
+
 std::string explain_section(const CollReport& r) {
     bool any = false;
     for (const auto& row : r.rows) any = any || row.explain.has_value();
@@ -71,7 +89,7 @@ std::string render_table(const CollReport& r) {
                                row.hang->steps_done, row.hang->steps_total, fmt::join(row.hang->waiting_ranks, ","),
                                row.hang->dead_links.empty() ? "none" : fmt::format("{}", fmt::join(row.hang->dead_links, ", ")));
     }
-    return out + explain_section(r);
+    return out + model_section(r) + explain_section(r);
 }
 
 std::string render_json(const CollReport& r) {
@@ -96,6 +114,8 @@ std::string render_json(const CollReport& r) {
         o["channels"] = row.channels;
         o["redop"] = row.redop;
         o["root"] = row.root;
+        o["model"] = row.model;
+        o["reductions"] = row.reductions;
         if (row.hang)
             o["hang"] = {{"at_us", row.hang->at.us()},
                          {"timed_out", row.hang->timed_out},
@@ -122,11 +142,11 @@ std::string render_json(const CollReport& r) {
 }
 
 std::string render_csv(const CollReport& r) {
-    std::string out = "size_bytes,count,type,time_us,algbw_GBps,busbw_GBps,algo,proto,channels,redop,root\n";
+    std::string out = "size_bytes,count,type,time_us,algbw_GBps,busbw_GBps,algo,proto,channels,redop,root,model\n";
     for (const auto& row : r.rows)
-        out += fmt::format("{},{},{},{:.6f},{:.6f},{:.6f},{},{},{},{},{}\n", row.size.count(), row.count, row.type,
+        out += fmt::format("{},{},{},{:.6f},{:.6f},{:.6f},{},{},{},{},{},{}\n", row.size.count(), row.count, row.type,
                            row.time.us(), row.algbw_GBps, row.busbw_GBps, row.algo, row.proto, row.channels, row.redop,
-                           row.root);
+                           row.root, row.model);
     return out;
 }
 

@@ -41,6 +41,8 @@ struct CollRow {
     std::string redop = "none";    // "sum" for operations that reduce, as nccl-tests prints
     int root = -1;                 // -1 for operations without a root
     std::optional<CollExplain> explain;
+    std::string model = "flow";        // the tier that timed it: flow, fluid or analytical
+    std::vector<std::string> reductions;  // what that tier simplified, in words
 };
 
 // A size range over which the tuner keeps one algorithm and protocol; the

@@ -42,6 +42,7 @@ ordered_json collective(const ReplayReport& rep, const CollectiveRun& c) {
                         {"simulated_channels", c.simulated_channels},
                         {"channels_bounded", c.bounded},
                         {"steps_lumped", c.lumped},
+                        {"model", c.algo == "measured" || c.algo == "local" ? "measured" : c.fluid ? "fluid" : "flow"},
                         {"start_us", c.last_arrival.us()},
                         {"latency_us", latency.us()},
                         {"arrival_skew_us", (c.last_arrival - c.first_arrival).us()},

@@ -22,7 +22,8 @@ std::string fit(const std::string& s, std::size_t width) {
 std::string algo_label(const CollectiveRun& c) {
     if (c.algo == "measured" || c.algo == "local") return c.algo;
     // "16(1)": NCCL launches 16 channels, the schedule simulated 1 (see the note below the table).
-    const char* lumped = c.lumped ? "~" : "";  // "~": a lumped schedule (the note below the table)
+    // "~": a lumped schedule, "*": the fluid tier's (the notes below the table)
+    const char* lumped = c.lumped ? "~" : c.fluid ? "*" : "";
     if (c.bounded)
         return fmt::format("{}/{}/{}({}){}", c.algo, to_string(c.proto), c.channels, c.simulated_channels, lumped);
     return fmt::format("{}/{}/{}{}", c.algo, to_string(c.proto), c.channels, lumped);
@@ -78,10 +79,11 @@ void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
     });
     out += fmt::format("{:>4}  {:<24} {:<13} {:<8} {:>5} {:>10} {:<16} {:>12} {:>10}\n", "step", "name", "op", "comm",
                        "ranks", "size", "algo/proto/ch", "latency(us)", "skew(us)");
-    int bounded = 0, lumped = 0;
+    int bounded = 0, lumped = 0, fluid = 0;
     for (const auto& c : all) {
         bounded += c.bounded;
         lumped += c.lumped;
+        fluid += c.fluid;
     }
     for (std::size_t k = 0; k < std::min(rows, order.size()); ++k) {
         const CollectiveRun& c = all[order[k]];
@@ -98,6 +100,10 @@ void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
         out += fmt::format("note: {} of these ran as lumped rings, \"~\", several lockstep steps in each send, to keep "
                            "each schedule within --max-schedule-steps; they keep the ring's loads and hop latencies\n",
                            lumped);
+    if (fluid > 0)
+        out += fmt::format("note: {} of these ran in the fluid tier, \"*\": their steady state as long-lived flows on the "
+                           "shared links, with the closed form's latencies and fill (--model flow: chunk by chunk)\n",
+                           fluid);
 }
 
 void transfers(std::string& out, const ReplayReport& rep) {

@@ -32,6 +32,7 @@ Prediction ring_on(const Topology& topo, Routes& routes, int n, int64_t bytes, s
     req.proto = "simple";
     req.max_steps = max_steps;
     req.explain = explain;
+    req.model = ModelTier::flow;  // lumping is the chunk-level tier's
     return predict_collective(topo, routes, req, Calibration{});
 }
 }  // namespace

@@ -115,7 +115,7 @@ TEST_CASE("coll --algo-file runs an MSCCL file and rejects one that does not fit
     auto closed = test::run_cli("coll -t topologies/dgx-h100.yaml --ranks 4 --model analytical --algo-file "
                                 "tests/data/msccl/ring-allreduce-4.xml");
     CHECK(closed.exit_code == 2);
-    CHECK_THAT(closed.err, Catch::Contains("--model: expected flow: an MSCCL file has no closed form"));
+    CHECK_THAT(closed.err, Catch::Contains("--model: expected flow or auto: an MSCCL file has no closed form"));
     auto bad = test::run_cli("coll -t topologies/dgx-h100.yaml --ranks 2 --algo-file tests/data/msccl/bad-step-type.xml");
     CHECK(bad.exit_code == 2);
     CHECK_THAT(bad.err, Catch::Contains("bad-step-type.xml:6:24: step.type"));

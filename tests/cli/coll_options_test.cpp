@@ -97,7 +97,7 @@ TEST_CASE("bad communicator, root, model and algorithm choices exit 2 and say wh
              Case{kCollDgx + "--gpus 0-3 --ranks 4", "--ranks excludes --gpus"},
              Case{kCollDgx + "--op allreduce --root 1", "--root: expected no root: only broadcast and reduce have one"},
              Case{kCollDgx + "--op broadcast --root 8", "--root: expected a rank from 0 to 7, found '8'"},
-             Case{kCollDgx + "--model fluid", "--model: expected one of flow, analytical, found 'fluid'"},
+             Case{kCollDgx + "--model fast", "--model: expected one of auto, flow, fluid, analytical, found 'fast'"},
              Case{"coll -t topologies/pcie-gen4-x16-8gpu.yaml --algo nvls",
                   "nvls needs an nvswitch with in_network_reduction: true"},
              Case{kCollDgx + "--algo hierarchical", "hierarchical needs ranks on at least two servers"},
