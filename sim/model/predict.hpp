@@ -43,6 +43,7 @@ struct PredictRequest {
     int root = 0;                 // Broadcast and Reduce
     bool analytical = false;      // time by the algorithm's closed form instead of the flow simulation
     bool explain = false;         // both, and the flow's link loads
+    bool link_traffic = false;    // the flow simulation's traffic per link direction (Prediction::link_traffic)
     const msccl::MscclAlgorithm* msccl = nullptr;  // run this file's schedule instead of `algo`
     // Schedules larger than this are lumped or simulated with fewer channels.
     std::size_t max_steps = kMaxSimulatedSteps;
@@ -66,6 +67,7 @@ struct Prediction {
     std::optional<Time> flow;         // the flow simulation's time, when it ran
     std::optional<Estimate> closed;   // the closed form, when asked for
     std::vector<uint32_t> peak_link_load;  // with explain: most sends at once per link direction
+    std::vector<LinkTraffic> link_traffic;  // with link_traffic: each link direction that carried bytes
 };
 
 // What a call runs with, ready to simulate: the algorithm, protocol and
