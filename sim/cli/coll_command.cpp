@@ -16,6 +16,7 @@
 #include "sim/model/predict.hpp"
 #include "sim/report/coll_report.hpp"
 #include "sim/report/contention.hpp"
+#include "sim/report/replay_report.hpp"
 #include "sim/validate/calibration_profile.hpp"
 
 namespace collsim {
@@ -41,6 +42,28 @@ HangInfo hang_info(const Topology& topo, const HangReport& h) {
         info.dead_links.push_back(topo.device(topo.channel_source(c)).name + "->" + topo.device(topo.channel_target(c)).name);
     return info;
 }
+
+// The `top` link directions that carried the most bytes (ties by channel id),
+// averaged over the collective's simulated time `span`.
+std::vector<CollLink> busiest_coll_links(const Topology& topo, std::vector<LinkTraffic> traffic, Time span,
+                                         std::size_t top) {
+    const auto busier = [](const LinkTraffic& a, const LinkTraffic& b) {
+        return a.bytes != b.bytes ? a.bytes > b.bytes : a.channel < b.channel;
+    };
+    const std::size_t n = std::min(top, traffic.size());
+    std::partial_sort(traffic.begin(), traffic.begin() + static_cast<std::ptrdiff_t>(n), traffic.end(), busier);
+    const double span_s = static_cast<double>(span.ps()) / 1e12;
+    std::vector<CollLink> out;
+    out.reserve(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const LinkTraffic& t = traffic[k];
+        CollLink l{link_name(topo, t.channel), t.bytes, 0, 0, t.peak_flows};
+        if (span_s > 0) l.average_GBps = static_cast<double>(t.bytes.count()) / span_s / 1e9;
+        if (t.capacity.bps() > 0) l.utilisation = l.average_GBps / t.capacity.gbps();
+        out.push_back(std::move(l));
+    }
+    return out;
+}
 }  // namespace
 
 CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
@@ -63,6 +86,8 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
                   "auto, flow (every chunk a flow), fluid (pipelines as long-lived flows) or analytical (closed form)")
         ->capture_default_str();
     c->add_flag("--explain", o.explain, "per size: flow and closed-form times, their terms, and why they differ");
+    c->add_option("--links", o.links, "busiest link directions reported per simulated size (0: none)")
+        ->capture_default_str();
     c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
     c->add_option("--routing", o.routing, "equal-cost path choice: ecmp, single or adaptive")->capture_default_str();
     c->add_option("--format", o.format, "table, json or csv")->capture_default_str();
@@ -90,6 +115,7 @@ int run_coll(const CollOptions& o) {
     auto routing = routing_mode_from(o.routing);
     if (!routing) bad_option("--routing", std::string(routing_mode_choices()), o.routing);
     std::vector<Bytes> sizes = parse_size_list(o.sizes, "--sizes");
+    if (o.links < 0) bad_option("--links", "0 or more", std::to_string(o.links));
     if (o.channels < 0 || o.channels > 64) bad_option("--channels", "0 (automatic) to 64", std::to_string(o.channels));
     if (o.root != -1 && !has_root(*op))
         bad_option("--root", "no root: only broadcast and reduce have one", std::to_string(o.root));
@@ -112,6 +138,8 @@ int run_coll(const CollOptions& o) {
     req.enabled = o.enable;
     req.model = *tier;
     req.explain = o.explain;
+    // Link traffic costs a little per send: collected only when reported.
+    req.link_traffic = o.links > 0 && req.model != ModelTier::analytical;
     req.msccl = file ? &*file : nullptr;
     if (!o.faults.empty()) req.setup = link_fault_setup(load_fault_plan(o.faults, topo));
     req.timeout = parse_timeout(o.timeout);
@@ -147,6 +175,8 @@ int run_coll(const CollOptions& o) {
                                       describe_difference(topo, *p.flow, p.closed->total(), p.peak_link_load)};
         else if (p.closed)
             row.explain = CollExplain{std::nullopt, p.closed->total(), p.closed->latency, p.closed->bandwidth, ""};
+        if (req.link_traffic && p.flow)
+            row.links = busiest_coll_links(topo, p.link_traffic, *p.flow, static_cast<std::size_t>(o.links));
         report.rows.push_back(std::move(row));
     }
     if (o.explain && !file && (o.algo == "auto" || o.proto == "auto") && !sizes.empty())

@@ -26,6 +26,7 @@ struct CollOptions {
     int channels = 0;  // 0: one per distinct first-hop link between ring neighbours
     int gpus_per_thread = -1;  // nccl-tests' -g: its launches bound the time; -1: not given, no bound
     bool explain = false;
+    int links = 10;    // busiest link directions reported per simulated size (as replay's --links)
     uint64_t seed = 0;
     std::string faults;   // fault scenario YAML
     std::string timeout;  // watchdog, e.g. 10min

@@ -178,15 +178,24 @@ void Executor::sent(StepId s) {
 // Adds a send's links to the in-flight counts (or, given none, removes them).
 void Executor::count_load(StepId s, const std::vector<ChannelId>& channels) {
     if (in_flight_.size() != peak_.size()) in_flight_.assign(peak_.size(), 0);
+    if (load_slot_of_.size() != schedule_->steps.size()) load_slot_of_.assign(schedule_->steps.size(), kNoLoadSlot);
+    uint32_t& slot = load_slot_of_[s];
     if (channels.empty()) {
-        auto it = tracked_.find(s);
-        if (it == tracked_.end()) return;
-        for (ChannelId c : it->second) --in_flight_[c];
-        tracked_.erase(it);
+        if (slot == kNoLoadSlot) return;
+        for (ChannelId c : load_slots_[slot]) --in_flight_[c];
+        free_load_slots_.push_back(slot);
+        slot = kNoLoadSlot;
         return;
     }
     for (ChannelId c : channels) peak_[c] = std::max(peak_[c], ++in_flight_[c]);
-    tracked_.emplace(s, channels);
+    if (free_load_slots_.empty()) {
+        slot = static_cast<uint32_t>(load_slots_.size());
+        load_slots_.emplace_back();
+    } else {
+        slot = free_load_slots_.back();
+        free_load_slots_.pop_back();
+    }
+    load_slots_[slot].assign(channels.begin(), channels.end());
 }
 
 // Releases the dependents waiting for step s to be sent (sent = true) or

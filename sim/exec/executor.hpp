@@ -123,7 +123,11 @@ private:
     // schedule ends.
     static constexpr ResourceId kNoCeiling = UINT32_MAX;
     std::vector<ResourceId> ceiling_, ceilings_made_;
-    std::map<StepId, std::vector<ChannelId>> tracked_;
+    // With track_link_load: the links of each send in flight, in slots reused
+    // as sends leave (no allocation per send once warm); a step's slot.
+    static constexpr uint32_t kNoLoadSlot = UINT32_MAX;
+    std::vector<std::vector<ChannelId>> load_slots_;
+    std::vector<uint32_t> free_load_slots_, load_slot_of_;
 };
 
 }  // namespace collsim

@@ -20,6 +20,21 @@ HangReport hang_report(const Simulator& sim, const Network& net, const Executor&
     for (ResourceId r : net.dead_on_stalled(link_channels)) h.dead_channels.push_back(r);
     return h;
 }
+
+// Per link direction, what it carried, at what capacity, and how many sends
+// shared it at most; only the directions that carried anything.
+std::vector<LinkTraffic> link_traffic(const Topology& topo, const Network& net, const Executor& exec,
+                                      const LinkEfficiency& efficiency) {
+    // Capacities before faults changed any: what the link offers when healthy.
+    const std::vector<Bandwidth> capacity = network_resources(topo, efficiency);
+    const std::vector<uint32_t>& peak = exec.peak_link_load();
+    std::vector<LinkTraffic> out;
+    for (ChannelId c = 0; c < topo.channel_count(); ++c) {
+        const Bytes b = net.carried_now(c);
+        if (b.count() > 0) out.push_back(LinkTraffic{c, b, capacity[c], peak.empty() ? 0 : peak[c]});
+    }
+    return out;
+}
 }  // namespace
 
 ScheduleTiming simulate_schedule(const Topology& topo, Routes& routes, const std::vector<DeviceId>& rank_gpus,
@@ -28,7 +43,7 @@ ScheduleTiming simulate_schedule(const Topology& topo, Routes& routes, const std
     Network net(sim, network_resources(topo, opts.efficiency));
     Executor exec(sim, net, routes, topo, rank_gpus, proto, opts.routing);
     if (!opts.channel_gpus.empty()) exec.place_channels(opts.channel_gpus);
-    if (opts.track_link_load) exec.track_link_load();
+    if (opts.track_link_load || opts.link_traffic) exec.track_link_load();
     bool done = false;
     Time end{};
     exec.start(schedule, [&] {
@@ -42,7 +57,8 @@ ScheduleTiming simulate_schedule(const Topology& topo, Routes& routes, const std
         sim.run();
     }
     ScheduleTiming t{done ? end : sim.now(), sim.events_processed(), net.rerated_flows(), std::nullopt,
-                     exec.peak_link_load()};
+                     exec.peak_link_load(), {}};
+    if (opts.link_traffic) t.link_traffic = link_traffic(topo, net, exec, opts.efficiency);
     if (!done) t.hang = hang_report(sim, net, exec, schedule, topo.channel_count(), opts.timeout.has_value() && sim.pending() > 0);
     return t;
 }

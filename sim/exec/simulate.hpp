@@ -24,6 +24,14 @@ struct HangReport {
     std::size_t stalled_flows = 0;
 };
 
+// One link direction's traffic over a schedule (SimulateOptions::link_traffic).
+struct LinkTraffic {
+    ChannelId channel = 0;
+    Bytes bytes;              // carried (with a hang: up to it)
+    Bandwidth capacity;       // as simulated: after link efficiency, before any fault acts
+    uint32_t peak_flows = 0;  // the most sends on it at once
+};
+
 struct ScheduleTiming {
     Time time;                  // from the call to the last step's end (or to the hang)
     uint64_t events = 0;        // engine events processed
@@ -31,6 +39,8 @@ struct ScheduleTiming {
     std::optional<HangReport> hang;
     // Per link direction, the most sends in flight at once (when asked for).
     std::vector<uint32_t> peak_link_load;
+    // When asked for: every link direction that carried bytes, by channel id.
+    std::vector<LinkTraffic> link_traffic;
 };
 
 // Sets up anything that acts on the network while the schedule runs (faults);
@@ -44,6 +54,7 @@ struct SimulateOptions {
     RoutingPolicy routing;                       // which equal-cost path each flow takes
     std::vector<std::vector<DeviceId>> channel_gpus;  // per-channel GPU order (Executor::place_channels)
     bool track_link_load = false;                // fill ScheduleTiming::peak_link_load
+    bool link_traffic = false;                   // fill ScheduleTiming::link_traffic
 };
 
 // Times one schedule alone on an otherwise idle network.

@@ -50,10 +50,12 @@ Prediction predict_msccl(const Topology& topo, Routes& routes, const PredictRequ
     const CommShape shape = comm_shape(topo, routes, req.ranks);
     const ScheduleTiming t = simulate_schedule(
         topo, routes, req.ranks, msccl::msccl_schedule(file, req.bytes), proto,
-        SimulateOptions{collective_link_efficiency(shape.arch, cal), req.setup, req.timeout, req.routing, {}, false});
+        SimulateOptions{collective_link_efficiency(shape.arch, cal), req.setup, req.timeout, req.routing, {}, false,
+                        req.link_traffic});
     p.hang = t.hang;
     p.flow = t.time;
     p.time = t.time;
+    p.link_traffic = t.link_traffic;
     return p;
 }
 }  // namespace
@@ -238,10 +240,11 @@ Prediction predict_collective(const Topology& topo, Routes& routes, const Predic
     if (c.schedule) {
         const ScheduleTiming t = simulate_schedule(topo, routes, req.ranks, *c.schedule, c.protocol,
                                                    SimulateOptions{eff, req.setup, req.timeout, req.routing,
-                                                                   c.channel_gpus, req.explain});
+                                                                   c.channel_gpus, req.explain, req.link_traffic});
         p.hang = t.hang;
         p.flow = scaled(t.time);
         p.peak_link_load = t.peak_link_load;
+        p.link_traffic = t.link_traffic;
         if (c.tier != ModelTier::analytical) p.time = *p.flow;
     }
     return p;

@@ -45,6 +45,7 @@ struct PredictRequest {
     // Which tier times it (model_tier.hpp); analytical: the closed form alone.
     ModelTier model = ModelTier::automatic;
     bool explain = false;         // the closed form too, and the simulation's link loads
+    bool link_traffic = false;    // the flow simulation's traffic per link direction (Prediction::link_traffic)
     const msccl::MscclAlgorithm* msccl = nullptr;  // run this file's schedule instead of `algo`
     // Schedules larger than this are lumped or simulated with fewer channels.
     std::size_t max_steps = kMaxSimulatedSteps;
@@ -72,6 +73,7 @@ struct Prediction {
     // Every simplification the tier made, in words (fewer channels, lumped
     // steps, fluid streams); empty: none.
     std::vector<std::string> reductions;
+    std::vector<LinkTraffic> link_traffic;  // with link_traffic: each link direction that carried bytes
 };
 
 // What a call runs with, ready to simulate: the algorithm, protocol and

@@ -1,5 +1,7 @@
 #include "sim/report/coll_report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -65,6 +67,32 @@ std::string explain_section(const CollReport& r) {
     }
     return out;
 }
+
+// Each simulated size's busiest link directions, names aligned over the section.
+std::string links_section(const CollReport& r) {
+    std::size_t width = 0;
+    bool any = false;
+    for (const auto& row : r.rows)
+        if (row.links) {
+            any = true;
+            for (const CollLink& l : *row.links) width = std::max(width, l.name.size());
+        }
+    if (!any) return "";
+    std::string out = "#\n# busiest link directions: bytes carried, average rate over the collective's time, its share of the\n"
+                      "# direction's capacity as simulated (after link efficiency), the most flows on it at once\n";
+    for (const auto& row : r.rows) {
+        if (!row.links) continue;
+        if (row.links->empty()) {
+            out += fmt::format("# busiest links at {} B: none carried data\n", row.size.count());
+            continue;
+        }
+        out += fmt::format("# busiest links at {} B:\n", row.size.count());
+        for (const CollLink& l : *row.links)
+            out += fmt::format("#   {:<{}}  {:>13} B  {:>8.2f} GB/s  {:>5.1f}%  {} flow{}\n", l.name, width,
+                               l.bytes.count(), l.average_GBps, 100 * l.utilisation, l.flows, l.flows == 1 ? "" : "s");
+    }
+    return out;
+}
 }  // namespace
 
 // The row layout of nccl-tests (src/common.cu): "%12li  %12li  %8s  %6s  %6i"
@@ -89,7 +117,7 @@ std::string render_table(const CollReport& r) {
                                row.hang->steps_done, row.hang->steps_total, fmt::join(row.hang->waiting_ranks, ","),
                                row.hang->dead_links.empty() ? "none" : fmt::format("{}", fmt::join(row.hang->dead_links, ", ")));
     }
-    return out + model_section(r) + explain_section(r);
+    return out + model_section(r) + links_section(r) + explain_section(r);
 }
 
 std::string render_json(const CollReport& r) {
@@ -129,6 +157,15 @@ std::string render_json(const CollReport& r) {
             o["latency_us"] = row.explain->latency.us();
             o["bandwidth_us"] = row.explain->bandwidth.us();
             if (row.explain->flow) o["why"] = row.explain->why;
+        }
+        if (row.links) {
+            o["links"] = nlohmann::ordered_json::array();
+            for (const CollLink& l : *row.links)
+                o["links"].push_back({{"link", l.name},
+                                      {"bytes", l.bytes.count()},
+                                      {"average_GBps", l.average_GBps},
+                                      {"utilisation", l.utilisation},
+                                      {"flows", l.flows}});
         }
         j["rows"].push_back(std::move(o));
     }

@@ -28,6 +28,15 @@ struct CollExplain {
     std::string why;
 };
 
+// One of the busiest link directions at one size (`coll --links N`).
+struct CollLink {
+    std::string name;  // "a->b"
+    Bytes bytes;       // carried over the collective
+    double average_GBps = 0;  // bytes over the collective's time
+    double utilisation = 0;   // average over the direction's simulated capacity (after link efficiency)
+    uint32_t flows = 0;       // the most flows on it at once
+};
+
 struct CollRow {
     Bytes size;
     int64_t count = 0;
@@ -43,6 +52,9 @@ struct CollRow {
     std::optional<CollExplain> explain;
     std::string model = "flow";        // the tier that timed it: flow, fluid or analytical
     std::vector<std::string> reductions;  // what that tier simplified, in words
+    // The busiest link directions, most bytes first; set where links were
+    // asked for and the time came from the flow simulation.
+    std::optional<std::vector<CollLink>> links;
 };
 
 // A size range over which the tuner keeps one algorithm and protocol; the
@@ -63,7 +75,10 @@ struct CollReport {
 // algbw = size / time; busbw = algbw x factor (nccl-tests doc/PERFORMANCE.md).
 CollRow make_row(Bytes size, int64_t count, std::string type, Time time, double busbw_factor);
 
+// The table lists each size's busiest links in a section after it, every line
+// a comment ('#'), so the table itself reads as nccl-tests' does.
 std::string render_table(const CollReport& r);
+// Rows carry their busiest links as "links"; CSV leaves them out (one line per size).
 std::string render_json(const CollReport& r);
 std::string render_csv(const CollReport& r);
 
