@@ -35,23 +35,36 @@ Schedule alltoall_direct_schedule(const CollectiveCall& call, const CommLayout&)
     return s;
 }
 
-Estimate alltoall_direct_estimate(const CollectiveCall& call, CostModel& m) {
+// The closed form; its steady state is all of it but the launch and the
+// latencies: every transfer and every rank's local copy at once.
+FluidForm alltoall_direct_form(const CollectiveCall& call, CostModel& m, bool streams) {
     const int n = call.ranks;
     const Bytes bytes = largest_piece(largest_piece(call.bytes, n), call.channels);
     const Estimate copy = m.local_copy(m.gpu(0), bytes, call.channels);
-    if (n == 1) return m.launch() + copy;
     std::vector<Transfer> all;
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
             for (int ch = 0; ch < call.channels && i != j; ++ch)
                 all.push_back(Transfer{m.gpu(i, ch), m.gpu(j, ch), bytes, ch});
-    return m.launch() + slower(m.concurrent(all), copy);
+    const Estimate body = n == 1 ? copy : slower(m.concurrent(all), copy);
+    FluidForm f{m.launch() + body, body.bandwidth, {}, {}};
+    for (int i = 0; streams && i < n; ++i)
+        for (int ch = 0; ch < call.channels; ++ch) {
+            f.streams.push_back(FluidStream{i, kCopyStream, ch, bytes});
+            for (int j = 0; j < n; ++j)
+                if (j != i) f.streams.push_back(FluidStream{i, j, ch, bytes});
+        }
+    return f;
+}
+
+Estimate alltoall_direct_estimate(const CollectiveCall& call, CostModel& m) {
+    return alltoall_direct_form(call, m, false).closed;
 }
 
 }  // namespace
 
 AlgorithmInfo alltoall_direct_algorithm() {
-    return AlgorithmInfo{"alltoall",
+    AlgorithmInfo a{"alltoall",
                          "direct AllToAll: every rank sends each peer its block at once (NCCL's grouped send/recv)",
                          {CollOp::alltoall},
                          NcclFamily::ring,
@@ -59,6 +72,8 @@ AlgorithmInfo alltoall_direct_algorithm() {
                          {},
                          alltoall_direct_schedule,
                          alltoall_direct_estimate};
+    a.fluid = alltoall_direct_form;
+    return a;
 }
 
 }  // namespace collsim

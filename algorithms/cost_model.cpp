@@ -14,7 +14,10 @@ const Path& CostModel::path(DeviceId a, DeviceId b, int channel) {
     const uint64_t key = (static_cast<uint64_t>(a) << 38) | (static_cast<uint64_t>(b) << 12) |
                          static_cast<uint64_t>(channel & 0xfff);
     auto it = paths_.find(key);
-    if (it == paths_.end()) it = paths_.emplace(key, routes_.path(a, b, static_cast<uint64_t>(channel))).first;
+    if (it == paths_.end())
+        it = paths_.emplace(key, routing_.route(routes_, a, b, static_cast<uint64_t>(channel),
+                                                [](ChannelId) { return uint64_t{0}; }))
+                 .first;
     return it->second;
 }
 

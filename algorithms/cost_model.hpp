@@ -14,6 +14,7 @@
 #include "algorithms/communicator.hpp"
 #include "sim/exec/protocol.hpp"
 #include "sim/hw/routes.hpp"
+#include "sim/hw/routing_policy.hpp"
 
 namespace collsim {
 
@@ -48,9 +49,14 @@ public:
     // `layout`: per channel, the GPU that plays each rank (as the flow
     // simulation places channels, SimulateOptions::channel_gpus); empty: the
     // communicator's order on every channel.
+    // `routing`: which equal-cost path a transfer takes, as the flow
+    // simulation picks it for a flow of that channel (adaptive routing,
+    // which steers by load, takes its load-free choice).
     CostModel(const CommLayout& comm, Routes& routes, const Protocol& proto,
-              std::array<double, 3> efficiency = {1.0, 1.0, 1.0}, std::vector<std::vector<DeviceId>> layout = {})
-        : comm_(comm), routes_(routes), proto_(proto), efficiency_(efficiency), layout_(std::move(layout)) {}
+              std::array<double, 3> efficiency = {1.0, 1.0, 1.0}, std::vector<std::vector<DeviceId>> layout = {},
+              RoutingPolicy routing = {})
+        : comm_(comm), routes_(routes), proto_(proto), efficiency_(efficiency), layout_(std::move(layout)),
+          routing_(routing) {}
 
     // The GPU that plays `rank` on `channel`.
     DeviceId gpu(int rank, int channel = 0) const {
@@ -100,6 +106,7 @@ private:
     Protocol proto_;
     std::array<double, 3> efficiency_;
     std::vector<std::vector<DeviceId>> layout_;
+    RoutingPolicy routing_;
     // Keyed by (a, b, channel) packed into 64 bits; hashed, since closed
     // forms at scale ask for millions of paths.
     struct KeyHash {

@@ -15,8 +15,9 @@ Schedule fluid_schedule(const FluidForm& form, const CollectiveCall& call, std::
     s.steps.reserve(form.streams.size());
     for (const FluidStream& f : form.streams) {
         if (f.bytes.count() == 0) continue;
-        if (f.to == kMemoryStream) {
-            s.local(StepKind::local_reduce, f.from, f.channel, 0, 0, f.bytes, {});
+        if (f.to == kMemoryStream || f.to == kCopyStream) {
+            s.local(f.to == kMemoryStream ? StepKind::local_reduce : StepKind::local_copy, f.from, f.channel, 0, 0,
+                    f.bytes, {});
             continue;
         }
         const StepId id = s.send(f.from, f.to, f.channel, 0, f.bytes, {}, false);

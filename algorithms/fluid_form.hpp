@@ -33,8 +33,10 @@ namespace collsim {
 // One steady-state stream: participant `from` sends `bytes` of payload to
 // participant `to` on `channel` (participants: ranks, then the schedule's
 // switches); with to == kMemoryStream, `from` reduces that much in its memory
-// (bytes as the closed form charges reductions: exposed_reduction of each).
+// (bytes as the closed form charges reductions: exposed_reduction of each),
+// with to == kCopyStream it copies that much locally.
 inline constexpr int kMemoryStream = -1;
+inline constexpr int kCopyStream = -2;
 struct FluidStream {
     int from = 0, to = 0, channel = 0;
     Bytes bytes;

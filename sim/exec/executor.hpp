@@ -18,7 +18,7 @@
 #include "sim/exec/step_costs.hpp"
 #include "sim/hw/routes.hpp"
 #include "sim/net/network.hpp"
-#include "sim/net/routing_policy.hpp"
+#include "sim/hw/routing_policy.hpp"
 
 namespace collsim {
 

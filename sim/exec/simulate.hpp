@@ -8,8 +8,7 @@
 #include "sim/exec/protocol.hpp"
 #include "sim/exec/schedule.hpp"
 #include "sim/hw/routes.hpp"
-#include "sim/net/routing_policy.hpp"
-#include "sim/net/routing_policy.hpp"
+#include "sim/hw/routing_policy.hpp"
 
 namespace collsim {
 

@@ -164,7 +164,7 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
     if (req.model == ModelTier::fluid && !has_fluid)
         c.reductions.push_back(fmt::format("fluid: {} has no fluid form; its schedule ran chunk by chunk", c.algorithm->name));
     if (c.tier == ModelTier::fluid) {
-        CostModel model(comm, routes, c.protocol, collective_link_efficiency(c.arch, cal), c.channel_gpus);
+        CostModel model(comm, routes, c.protocol, collective_link_efficiency(c.arch, cal), c.channel_gpus, req.routing);
         const FluidForm form = c.algorithm->fluid(c.closed_call, model, true);
         c.schedule = fluid_schedule(form, c.closed_call, std::string(c.algorithm->name), c.protocol.base_latency);
         c.simulated_channels = simulated;
@@ -232,7 +232,8 @@ Prediction predict_collective(const Topology& topo, Routes& routes, const Predic
         const bool same = c.closed_call.channels == c.call.channels;
         CostModel model(c.comm, routes, c.protocol, eff,
                         same ? c.channel_gpus
-                             : rail_aligned_channels(routes, req.ranks, c.closed_call.channels, c.algorithm->name == "ring"));
+                             : rail_aligned_channels(routes, req.ranks, c.closed_call.channels, c.algorithm->name == "ring"),
+                        req.routing);
         const Estimate e = c.algorithm->estimate(c.closed_call, model);
         p.closed = Estimate{scaled(e.latency), scaled(e.bandwidth)};
         p.time = p.closed->total();

@@ -14,7 +14,7 @@
 #include "sim/exec/executor.hpp"
 #include "sim/exec/simulate.hpp"
 #include "sim/hw/routes.hpp"
-#include "sim/net/routing_policy.hpp"
+#include "sim/hw/routing_policy.hpp"
 #include "sim/model/calibration.hpp"
 #include "sim/model/model_tier.hpp"
 

@@ -1,4 +1,4 @@
-#include "sim/net/routing_policy.hpp"
+#include "sim/hw/routing_policy.hpp"
 
 #include "sim/core/random.hpp"
 
