@@ -246,6 +246,7 @@ Prediction predict_collective(const Topology& topo, Routes& routes, const Predic
         p.flow = scaled(t.time);
         p.peak_link_load = t.peak_link_load;
         p.link_traffic = t.link_traffic;
+        p.events = t.events;
         if (c.tier != ModelTier::analytical) p.time = *p.flow;
     }
     return p;

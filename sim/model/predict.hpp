@@ -70,6 +70,7 @@ struct Prediction {
     std::optional<Estimate> closed;   // the closed form, when asked for
     std::vector<uint32_t> peak_link_load;  // with explain: most sends at once per link direction
     ModelTier tier = ModelTier::flow;      // the tier that gave `time`: flow, fluid or analytical
+    uint64_t events = 0;                   // engine events the simulation ran (0: none ran)
     // Every simplification the tier made, in words (fewer channels, lumped
     // steps, fluid streams); empty: none.
     std::vector<std::string> reductions;
