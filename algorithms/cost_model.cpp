@@ -63,22 +63,28 @@ Estimate CostModel::concurrent(const std::vector<Transfer>& transfers, bool hop_
 std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& transfers, bool hop_latency) {
     if (load_.size() < comm_.topo->channel_count()) load_.assign(comm_.topo->channel_count(), 0);
     std::vector<ChannelId> loaded;
+    // Each transfer's path, looked up once (the cache's entries stay put).
+    std::vector<const Path*> paths;
+    paths.reserve(transfers.size());
     // A GPU's ceiling is split over its channels, each shared by the
     // channel's sends (as the executor holds them).
     std::unordered_map<uint64_t, int> sends_from;
+    sends_from.reserve(transfers.size());
     auto sender = [](const Transfer& t) { return (static_cast<uint64_t>(t.from) << 16) | static_cast<uint64_t>(t.channel & 0xffff); };
     std::set<int> channels;
-    for (const Transfer& t : transfers)
-        if (t.bytes.count() > 0) {
-            for (ChannelId l : path(t.from, t.to, t.channel).channels)
-                if (load_[l]++ == 0) loaded.push_back(l);
-            ++sends_from[sender(t)];
-            channels.insert(t.channel);
-        }
+    for (const Transfer& t : transfers) {
+        paths.push_back(&path(t.from, t.to, t.channel));
+        if (t.bytes.count() == 0) continue;
+        for (ChannelId l : paths.back()->channels)
+            if (load_[l]++ == 0) loaded.push_back(l);
+        ++sends_from[sender(t)];
+        channels.insert(t.channel);
+    }
     std::vector<Estimate> out;
     out.reserve(transfers.size());
-    for (const Transfer& t : transfers) {
-        const Path& p = path(t.from, t.to, t.channel);
+    for (std::size_t i = 0; i < transfers.size(); ++i) {
+        const Transfer& t = transfers[i];
+        const Path& p = *paths[i];
         Estimate e{p.latency + (hop_latency ? proto_.step_latency(p.link_class) : Time{}), Time{}};
         if (!p.channels.empty() && t.bytes.count() > 0) {
             int64_t rate = ceiling(t.from, static_cast<int>(channels.size()) * sends_from[sender(t)]);
