@@ -6,11 +6,18 @@
 // Closed form: every transfer starts together; each link is divided among the
 // transfers that cross it, T = launch + the slowest transfer (on one
 // NVSwitch: (n-1) blocks through each GPU's port).
+#include <fmt/format.h>
+
 #include "algorithms/algorithm.hpp"
+#include "sim/core/error.hpp"
 
 namespace collsim {
 
 namespace {
+
+// The most transfers a direct AllToAll's closed form and fluid streams hold:
+// 2,048 ranks on one channel (about 4.5 GiB).
+constexpr int64_t kMaxAllToAllTransfers = int64_t{1} << 22;
 
 Schedule alltoall_direct_schedule(const CollectiveCall& call, const CommLayout&) {
     const int n = call.ranks, channels = call.channels;
@@ -39,6 +46,14 @@ Schedule alltoall_direct_schedule(const CollectiveCall& call, const CommLayout&)
 // latencies: every transfer and every rank's local copy at once.
 FluidForm alltoall_direct_form(const CollectiveCall& call, CostModel& m, bool streams) {
     const int n = call.ranks;
+    // Every pair is a transfer with its own route (ECMP hashes each pair
+    // apart), so memory grows as n^2: about 1.1 GiB per million transfers.
+    const int64_t transfers = int64_t{n} * (n - 1) * call.channels;
+    if (transfers > kMaxAllToAllTransfers)
+        throw InputError(SourceLocation{}, "--ranks",
+                         fmt::format("an AllToAll of at most {} transfers (ranks x (ranks-1) x channels; pairs are not "
+                                     "aggregated)", kMaxAllToAllTransfers),
+                         fmt::format("{} ranks x {} x {} channel(s) = {} transfers", n, n - 1, call.channels, transfers));
     const Bytes bytes = largest_piece(largest_piece(call.bytes, n), call.channels);
     const Estimate copy = m.local_copy(m.gpu(0), bytes, call.channels);
     std::vector<Transfer> all;

@@ -160,3 +160,11 @@ TEST_CASE("the fluid tier gives byte-identical output run after run") {
     const std::string args = "coll -t topologies/cluster-h100-128n.yaml --sizes 1M,1G --model fluid --format json";
     CHECK(run_cli(args).out == run_cli(args).out);
 }
+
+TEST_CASE("an AllToAll past the transfers the fluid tier holds is exit 2 naming the bound") {
+    auto r = run_cli("coll -t topologies/cluster-h100-2048n.yaml --ranks 4096 --op alltoall --sizes 64M");
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Contains("at most 4194304 transfers"));
+    CHECK_THAT(r.err, Catch::Contains("16773120 transfers"));
+}
