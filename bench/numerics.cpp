@@ -2,8 +2,6 @@
 // as `collsim numerics`: the simulated arrival order, the combine trees, and
 // the reduction of every element over every rank on the CPU. One case per
 // process, since peak RSS is per process.
-#include <sys/resource.h>
-#include <time.h>
 
 #include <chrono>
 #include <cstdint>
@@ -14,23 +12,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "bench/process_usage.hpp"
 #include "sim/numerics/numerics_run.hpp"
 
 namespace collsim::bench {
 namespace {
-
-// CPU time of the whole process: the reduction spreads chunks over the cores.
-double process_cpu_s() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double peak_rss_mib() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_maxrss) / 1024.0;  // Linux reports KiB
-}
 
 struct Options {
     std::string algo = "ring";

@@ -5,9 +5,6 @@
 // the chunk-level tier can run (up to --flow-up-to GPUs), its time and cost
 // beside. At the end, the cost's growth with the GPU count as a fitted
 // exponent (least squares of log CPU time on log GPUs).
-#include <sys/resource.h>
-#include <time.h>
-
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -16,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "bench/process_usage.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "sim/model/predict.hpp"
 
@@ -24,28 +22,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double cpu_s() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double peak_rss_mib() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_maxrss) / 1024.0;  // Linux reports KiB
-}
-
 struct Timed {
     Prediction p;
     double cpu = 0, wall = 0;
 };
 
 Timed timed(const Topology& topo, Routes& routes, PredictRequest req) {
-    const double c0 = cpu_s();
+    const double c0 = process_cpu_s();
     const auto w0 = Clock::now();
     Timed t{predict_collective(topo, routes, req, Calibration{}), 0, 0};
-    t.cpu = cpu_s() - c0;
+    t.cpu = process_cpu_s() - c0;
     t.wall = std::chrono::duration<double>(Clock::now() - w0).count();
     return t;
 }
