@@ -11,6 +11,7 @@
 #include "sim/cli/size_list.hpp"
 #include "sim/cli/tuner_spans.hpp"
 #include "sim/core/error.hpp"
+#include "sim/exec/monitored_setup.hpp"
 #include "sim/faults/link_faults.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "sim/model/predict.hpp"
@@ -95,10 +96,12 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     c->add_option("--faults", o.faults, "fault scenario YAML (link down, degrade, flap)");
     c->add_option("--timeout", o.timeout, "watchdog: report a hang when a collective runs longer, e.g. 10min");
     c->add_flag("--fail-on-hang", o.fail_on_hang, "exit 1 when a collective hangs");
+    add_progress_options(c, o.progress);
     return c;
 }
 
 int run_coll(const CollOptions& o) {
+    ProgressMonitor monitor("collsim coll", o.progress);
     if (o.format != "table" && o.format != "json" && o.format != "csv")
         bad_option("--format", "one of table, json, csv", o.format);
     const std::optional<ModelTier> tier = model_tier_from(o.model);
@@ -143,50 +146,70 @@ int run_coll(const CollOptions& o) {
     req.msccl = file ? &*file : nullptr;
     if (!o.faults.empty()) req.setup = link_fault_setup(load_fault_plan(o.faults, topo));
     req.timeout = parse_timeout(o.timeout);
+    RunMonitor* const hook = monitor.hook();
+    req.setup = with_monitor(std::move(req.setup), hook);
+    // A sweep of growing sizes costs more with each size (up to the lumping
+    // of long schedules, at least as much): the ETA then assumes so.
+    if (hook)
+        hook->begin_stage("sizes", sizes.size(),
+                          std::is_sorted(sizes.begin(), sizes.end()) ? RunMonitor::UnitCost::rising
+                                                                     : RunMonitor::UnitCost::alike);
     bool hung = false;
     const std::optional<int> per_thread = gpus_per_thread(o.gpus_per_thread);
 
     CollReport report{std::string(to_string(*op)), file ? "msccl" : o.algo, o.proto, topo.name(), o.topology, n, {},
                       o.model, {}};
     const Calibration calibration = o.calibration.empty() ? Calibration{} : load_calibration(o.calibration);
-    for (Bytes requested : sizes) {
-        // Like nccl-tests: whole elements, and for block operations a multiple of n.
-        int64_t count = requested.count() / dtype->size;
-        if (in_blocks(*op)) count = count / n * n;
-        req.bytes = Bytes(count * dtype->size);
-        const Prediction p = predict_collective(topo, routes, req, calibration);
-        // As nccl-tests -g N would time it: no faster than one thread's N launches.
-        const Time measured = per_thread ? with_launch_floor(p.time, *per_thread, calibration) : p.time;
-        CollRow row = make_row(req.bytes, count, std::string(dtype->name), measured, busbw_factor(*op, n));
-        row.algo = p.algo;
-        row.proto = std::string(to_string(p.proto));
-        row.channels = p.channels;
-        row.redop = reduces(*op) ? "sum" : "none";
-        row.root = root;
-        row.model = std::string(to_string(p.tier));
-        row.reductions = p.reductions;
-        if (p.hang) {
-            hung = true;
-            row.algbw_GBps = row.busbw_GBps = 0;
-            row.hang = hang_info(topo, *p.hang);
+    std::optional<PartialRun> partial;
+    try {
+        for (Bytes requested : sizes) {
+            // Like nccl-tests: whole elements, and for block operations a multiple of n.
+            int64_t count = requested.count() / dtype->size;
+            if (in_blocks(*op)) count = count / n * n;
+            req.bytes = Bytes(count * dtype->size);
+            const Prediction p = predict_collective(topo, routes, req, calibration);
+            // As nccl-tests -g N would time it: no faster than one thread's N launches.
+            const Time measured = per_thread ? with_launch_floor(p.time, *per_thread, calibration) : p.time;
+            CollRow row = make_row(req.bytes, count, std::string(dtype->name), measured, busbw_factor(*op, n));
+            row.algo = p.algo;
+            row.proto = std::string(to_string(p.proto));
+            row.channels = p.channels;
+            row.redop = reduces(*op) ? "sum" : "none";
+            row.root = root;
+            row.model = std::string(to_string(p.tier));
+            row.reductions = p.reductions;
+            if (p.hang) {
+                hung = true;
+                row.algbw_GBps = row.busbw_GBps = 0;
+                row.hang = hang_info(topo, *p.hang);
+            }
+            if (o.explain && p.flow && p.closed)
+                row.explain = CollExplain{*p.flow, p.closed->total(), p.closed->latency, p.closed->bandwidth,
+                                          describe_difference(topo, *p.flow, p.closed->total(), p.peak_link_load)};
+            else if (p.closed)
+                row.explain = CollExplain{std::nullopt, p.closed->total(), p.closed->latency, p.closed->bandwidth, ""};
+            if (req.link_traffic && p.flow)
+                row.links = busiest_coll_links(topo, p.link_traffic, *p.flow, static_cast<std::size_t>(o.links));
+            report.rows.push_back(std::move(row));
+            if (hook) {
+                hook->add_done();
+                // Between sizes too: a sweep of quick sizes has few events to poll on.
+                if (report.rows.size() < sizes.size()) hook->poll();
+            }
         }
-        if (o.explain && p.flow && p.closed)
-            row.explain = CollExplain{*p.flow, p.closed->total(), p.closed->latency, p.closed->bandwidth,
-                                      describe_difference(topo, *p.flow, p.closed->total(), p.peak_link_load)};
-        else if (p.closed)
-            row.explain = CollExplain{std::nullopt, p.closed->total(), p.closed->latency, p.closed->bandwidth, ""};
-        if (req.link_traffic && p.flow)
-            row.links = busiest_coll_links(topo, p.link_traffic, *p.flow, static_cast<std::size_t>(o.links));
-        report.rows.push_back(std::move(row));
+    } catch (const RunStopped&) {
+        partial = monitor.partial(report.rows.size(), sizes.size(), "sizes");
     }
-    if (o.explain && !file && (o.algo == "auto" || o.proto == "auto") && !sizes.empty())
+    if (!partial && o.explain && !file && (o.algo == "auto" || o.proto == "auto") && !sizes.empty())
         report.tuner_spans = tuner_spans(topo, routes, req, calibration, *std::min_element(sizes.begin(), sizes.end()),
                                          *std::max_element(sizes.begin(), sizes.end()));
-    const std::string out = o.format == "json" ? render_json(report)
-                            : o.format == "csv" ? render_csv(report)
-                                                : render_table(report);
+    std::string out = o.format == "json" ? render_json(report)
+                      : o.format == "csv" ? render_csv(report)
+                                          : render_table(report);
+    if (partial) out = mark_partial(out, *partial, o.format == "json");
+    monitor.finish();
     std::fwrite(out.data(), 1, out.size(), stdout);
-    return hung && o.fail_on_hang ? 1 : 0;
+    return partial || (hung && o.fail_on_hang) ? 1 : 0;
 }
 
 }  // namespace collsim

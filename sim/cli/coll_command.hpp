@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/cli/progress_monitor.hpp"
+
 namespace collsim {
 
 struct CollOptions {
@@ -31,6 +33,7 @@ struct CollOptions {
     std::string faults;   // fault scenario YAML
     std::string timeout;  // watchdog, e.g. 10min
     bool fail_on_hang = false;
+    ProgressOptions progress;  // --wall-limit, --quiet
 };
 
 CLI::App* add_coll_command(CLI::App& app, CollOptions& opts);

@@ -14,17 +14,19 @@ void bad_option(const std::string& option, std::string expected, const std::stri
     throw InputError(SourceLocation{}, option, std::move(expected), fmt::format("'{}'", found));
 }
 
-std::optional<Time> parse_timeout(const std::string& text) {
+std::optional<Time> parse_positive_time(const std::string& option, const std::string& text) {
     if (text.empty()) return std::nullopt;
     Time t{};
     try {
         t = parse_time(text);
     } catch (const std::invalid_argument& e) {
-        bad_option("--timeout", e.what(), text);
+        bad_option(option, e.what(), text);
     }
-    if (t <= Time{}) bad_option("--timeout", "a positive time", text);
+    if (t <= Time{}) bad_option(option, "a positive time", text);
     return t;
 }
+
+std::optional<Time> parse_timeout(const std::string& text) { return parse_positive_time("--timeout", text); }
 
 std::vector<std::string> split_list(const std::string& text) {
     std::vector<std::string> out;

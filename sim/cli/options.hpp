@@ -13,6 +13,10 @@ namespace collsim {
 // Throws InputError for a command-line option: "--op: expected ..., found '...'".
 [[noreturn]] void bad_option(const std::string& option, std::string expected, const std::string& found);
 
+// A duration option: nullopt for "", else a positive time with a unit
+// ("30s", "2min"); anything else is bad input naming `option`.
+std::optional<Time> parse_positive_time(const std::string& option, const std::string& text);
+
 // The watchdog of --timeout: nullopt for "", else a positive time with a unit.
 std::optional<Time> parse_timeout(const std::string& text);
 

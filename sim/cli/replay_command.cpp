@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
@@ -15,6 +16,31 @@
 #include "sim/validate/calibration_profile.hpp"
 
 namespace collsim {
+
+namespace {
+// Op instances a replay finishes: every rank's ops, once per step.
+uint64_t op_instances(const Trace& trace, int steps) {
+    uint64_t n = 0;
+    for (int r = 0; r < trace.ranks; ++r) n += trace.program(r).ops.size();
+    return n * static_cast<uint64_t>(steps);
+}
+
+// A replay stopped part way has no step to measure: the report says how far
+// it got (ops finished, simulated time, events).
+std::string render_stopped_replay(const ReplayCliOptions& o, const Topology& topo, const RunMonitor::Counts& c,
+                                  const PartialRun& p) {
+    if (o.format == "json") {
+        nlohmann::ordered_json j;
+        j["trace"] = o.trace;
+        j["topology"] = topo.name();
+        j["simulated_us"] = c.simulated.us();
+        j["events"] = c.events;
+        return mark_partial(j.dump(2) + "\n", p, true);
+    }
+    return partial_line(p) + fmt::format("# replay of {} on {}: simulated {} in {} events before the stop\n", o.trace,
+                                         topo.name(), format_time(c.simulated), c.events);
+}
+}  // namespace
 
 CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     CLI::App* c = app.add_subcommand("replay", "replay a workload trace: step time, overlap, bubbles, hot links");
@@ -39,10 +65,12 @@ CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     c->add_option("--faults", o.faults, "fault scenario YAML: link faults and compute faults (slow, pause, straggler)");
     c->add_option("--timeout", o.timeout, "watchdog: stop the replay there and report a hang, e.g. 10min");
     c->add_flag("--fail-on-hang", o.fail_on_hang, "exit 1 when the replay hangs");
+    add_progress_options(c, o.progress);
     return c;
 }
 
 int run_replay(const ReplayCliOptions& o) {
+    ProgressMonitor monitor("collsim replay", o.progress);
     if (o.format != "table" && o.format != "json" && o.format != "csv")
         bad_option("--format", "one of table, json, csv", o.format);
     if (o.steps < 1 || o.steps > 10000) bad_option("--steps", "1 to 10000", std::to_string(o.steps));
@@ -70,21 +98,40 @@ int run_replay(const ReplayCliOptions& o) {
     std::optional<FaultPlan> faults;
     if (!o.faults.empty()) faults = load_fault_plan(o.faults, topo);
     opts.faults = faults ? &*faults : nullptr;
-    const ReplayResult result = replay(topo, trace, opts);
-    if (result.hang) {
-        const std::string out = render_replay_hang(topo, *result.hang, o.format == "json");
+    opts.monitor = monitor.hook();
+    const uint64_t ops = op_instances(trace, o.steps) * (faults ? 2 : 1);  // with the baseline below
+    // A compute kernel and a 1 GiB AllReduce are one op each: no ETA from op counts.
+    if (opts.monitor) opts.monitor->begin_stage("ops", ops, RunMonitor::UnitCost::unknown);
+    std::optional<ReplayResult> result;
+    std::optional<StepTimes> baseline;
+    try {
+        // Loading may have used the time up, and a replay of fewer than
+        // RunMonitor::kPollEvents events is never polled.
+        if (opts.monitor) opts.monitor->poll();
+        result = replay(topo, trace, opts);
+        if (faults && !result->hang) {
+            // The same replay without the faults, to say what they cost.
+            ReplayOptions clean = opts;
+            clean.faults = nullptr;
+            clean.sample_links = false;
+            baseline = step_times(trace, replay(topo, trace, clean));
+        }
+    } catch (const RunStopped&) {
+        const RunMonitor::Counts c = monitor.counts();
+        const std::string out = render_stopped_replay(o, topo, c, monitor.partial(c.done, ops, "ops"));
+        monitor.finish();
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        return 1;
+    }
+    monitor.finish();
+    if (result->hang) {
+        const std::string out = render_replay_hang(topo, *result->hang, o.format == "json");
         std::fwrite(out.data(), 1, out.size(), stdout);
         return o.fail_on_hang ? 1 : 0;
     }
-    ReplayReport rep = make_replay_report(topo, trace, result, static_cast<std::size_t>(o.links));
+    ReplayReport rep = make_replay_report(topo, trace, *result, static_cast<std::size_t>(o.links));
     rep.faults = opts.faults;
-    if (faults) {
-        // The same replay without the faults, to say what they cost.
-        ReplayOptions clean = opts;
-        clean.faults = nullptr;
-        clean.sample_links = false;
-        rep.baseline = step_times(trace, replay(topo, trace, clean));
-    }
+    rep.baseline = baseline;
     if (!o.perfetto.empty()) {
         std::ofstream out(o.perfetto);
         if (!out) bad_option("--perfetto", "a file that can be written", o.perfetto);

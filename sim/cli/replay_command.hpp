@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/cli/progress_monitor.hpp"
+
 namespace collsim {
 
 struct ReplayCliOptions {
@@ -23,6 +25,7 @@ struct ReplayCliOptions {
     std::string timeout;  // watchdog; empty: none
     bool fail_on_hang = false;
     std::size_t max_schedule_steps = 4'000'000;
+    ProgressOptions progress;  // --wall-limit, --quiet
 };
 
 CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& opts);

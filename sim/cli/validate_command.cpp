@@ -51,10 +51,12 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
                   "exit 1 if the median error of latency-bound rows (out-of-sample with --cross) is above this %");
     c->add_option("--format", o.format, "table, json or csv")->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (runs are deterministic for a seed)")->capture_default_str();
+    add_progress_options(c, o.progress);
     return c;
 }
 
 int run_validate(const ValidateOptions& o) {
+    ProgressMonitor monitor("collsim validate", o.progress);
     if (o.format != "table" && o.format != "json" && o.format != "csv")
         bad_option("--format", "one of table, json, csv", o.format);
     if (!o.log.empty() && o.topology.empty()) bad_option("--topology", "a topology file to go with --log", "nothing");
@@ -86,6 +88,7 @@ int run_validate(const ValidateOptions& o) {
     ValidationOptions options;
     options.cross = o.cross;
     if (!o.size_corrections.empty()) options.fit.size_boundaries = parse_size_list(o.size_corrections, "--size-corrections");
+    options.monitor = monitor.hook();
 
     const Calibration cal = o.calibration.empty() ? Calibration{} : load_calibration(o.calibration);
     TopologyCache machines;
@@ -95,17 +98,27 @@ int run_validate(const ValidateOptions& o) {
                                    {op, o.algo, o.proto, o.disable, o.enable, gpus_per_thread(o.gpus_per_thread)}));
     }
     else data = load_datasets(o.data, machines);
-    if (!o.log.empty()) {
+    const std::string calibration_name = o.calibration.empty() ? "defaults" : o.calibration;
+    ValidationResult v;
+    try {
         // A lone log the model cannot run is bad input, not a row of a report.
-        predict_dataset(data[0], machines.get(data[0].topology_path), cal);
+        if (!o.log.empty()) predict_dataset(data[0], machines.get(data[0].topology_path), cal, options.monitor);
+        v = run_validation(data, machines, cal, calibration_name, options);
+    } catch (const RunStopped& e) {
+        // Stopped in that first look at the lone log: no row predicted yet.
+        v.calibration = calibration_name;
+        v.stopped = ValidationStop{e.what(), 0, predicted_row_count(data[0]), "rows"};
     }
-    const ValidationResult v =
-        run_validation(data, machines, cal, o.calibration.empty() ? "defaults" : o.calibration, options);
     if (!o.plot.empty()) write_plots(v, o.plot);
-    const std::string out = o.format == "json" ? render_validation_json(v)
-                            : o.format == "csv" ? render_validation_csv(v)
-                                                : render_validation_table(v, o.log.empty() ? o.data : o.log);
+    std::string out = o.format == "json" ? render_validation_json(v)
+                      : o.format == "csv" ? render_validation_csv(v)
+                                          : render_validation_table(v, o.log.empty() ? o.data : o.log);
+    if (v.stopped)
+        out = mark_partial(out, PartialRun{v.stopped->by, v.stopped->done, v.stopped->total, v.stopped->unit},
+                           o.format == "json");
+    monitor.finish();
     std::fwrite(out.data(), 1, out.size(), stdout);
+    if (v.stopped) return 1;  // the --max-*-error checks need the whole run
 
     const ErrorSummary& judged = v.out_of_sample ? v.out_of_sample->all : v.given.all;
     bool failed = false;

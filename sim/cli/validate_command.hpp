@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/cli/progress_monitor.hpp"
+
 namespace collsim {
 
 struct ValidateOptions {
@@ -21,6 +23,7 @@ struct ValidateOptions {
     std::string format = "table";
     double max_bandwidth_error = -1, max_latency_error = -1;  // exit 1 above these (percent)
     uint64_t seed = 0;
+    ProgressOptions progress;  // --wall-limit, --quiet
 };
 
 CLI::App* add_validate_command(CLI::App& app, ValidateOptions& opts);

@@ -142,16 +142,39 @@ bool Simulator::run_next(uint64_t limit) {
     }
 }
 
+void Simulator::set_monitor(RunMonitor* m) {
+    flush_monitor();
+    monitor_ = m;
+    reported_ = processed_;
+    next_poll_ = m ? processed_ + RunMonitor::kPollEvents : UINT64_MAX;
+}
+
+void Simulator::flush_monitor() {
+    if (!monitor_) return;
+    monitor_->add_events(processed_ - reported_);
+    monitor_->set_simulated(now_);
+    reported_ = processed_;
+}
+
+void Simulator::poll_monitor() {
+    flush_monitor();
+    next_poll_ = processed_ + RunMonitor::kPollEvents;
+    monitor_->poll();
+}
+
+// One compare per event: without a monitor next_poll_ is never reached.
 void Simulator::run() {
-    while (run_next(UINT64_MAX)) {
-    }
+    while (run_next(UINT64_MAX))
+        if (processed_ >= next_poll_) poll_monitor();
+    flush_monitor();
 }
 
 void Simulator::run_until(Time limit) {
     if (limit.ps() >= 0)
-        while (run_next(static_cast<uint64_t>(limit.ps()))) {
-        }
+        while (run_next(static_cast<uint64_t>(limit.ps())))
+            if (processed_ >= next_poll_) poll_monitor();
     if (now_ < limit) now_ = limit;
+    flush_monitor();
 }
 
 }  // namespace collsim

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/core/event.hpp"
+#include "sim/core/run_monitor.hpp"
 #include "sim/core/time.hpp"
 
 namespace collsim {
@@ -57,6 +58,12 @@ public:
     std::size_t pending() const { return live_; }
     uint64_t events_processed() const { return processed_; }
 
+    // run() and run_until() report to `m` every RunMonitor::kPollEvents
+    // events, and the events left over when they return; a RunStopped thrown
+    // by its poll() leaves them. nullptr: no monitor. The monitor only reads,
+    // so a run gives the same results with or without one.
+    void set_monitor(RunMonitor* m);
+
 private:
     struct Entry {
         uint64_t time;  // picoseconds; never negative, since nothing runs before 0
@@ -77,6 +84,8 @@ private:
     static constexpr std::size_t kCompactBucket0 = 4096;
 
     bool run_next(uint64_t limit);
+    void poll_monitor();
+    void flush_monitor();
     uint64_t min_above() const;
     void redistribute();
     void release(uint32_t slot);
@@ -95,6 +104,9 @@ private:
     Time now_{}, last_event_{};
     uint64_t processed_ = 0;
     std::size_t live_ = 0;
+    RunMonitor* monitor_ = nullptr;
+    uint64_t next_poll_ = UINT64_MAX;  // processed_ at which to poll; never reached without a monitor
+    uint64_t reported_ = 0;            // events already handed to the monitor
 };
 
 }  // namespace collsim

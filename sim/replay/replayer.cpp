@@ -169,6 +169,7 @@ ReplayResult Replayer::run() {
     for (int r = 0; r < trace_.ranks; ++r)
         for (OpIndex i = 0; i < ranks_[static_cast<std::size_t>(r)].program->ops.size(); ++i)
             if (waiting_[instance({r, 0, i})] == 0) ready({r, 0, i});
+    sim_.set_monitor(opts_.monitor);
     if (opts_.timeout)
         sim_.run_until(*opts_.timeout);
     else
@@ -220,6 +221,7 @@ void Replayer::complete(const Member& m) {
     result_.timings[x].end = sim_.now();
     result_.timings[x].done = true;
     --outstanding_;
+    if (opts_.monitor) opts_.monitor->add_done();
     last_progress_ = sim_.now();
     const Rank& rank = ranks_[static_cast<std::size_t>(m.rank)];
     for (OpIndex d : rank.plan->dependents[m.op]) release({m.rank, m.step, d}, x);

@@ -8,6 +8,7 @@
 // r-th GPU.
 #include <optional>
 
+#include "sim/core/run_monitor.hpp"
 #include "sim/faults/fault_plan.hpp"
 #include "sim/hw/topology.hpp"
 #include "sim/model/calibration.hpp"
@@ -30,6 +31,10 @@ struct ReplayOptions {
     const FaultPlan* faults = nullptr;  // link and compute faults (sim/faults), if any
     std::optional<Time> timeout;        // watchdog: stop there and report a hang
     uint64_t seed = 1;                  // for intermittent stragglers
+    // Polled by the simulation (progress, a wall-clock limit): each op
+    // instance finished counts as one unit done. A RunStopped it throws
+    // leaves replay().
+    RunMonitor* monitor = nullptr;
 };
 
 // Throws InputError when the trace needs more GPUs than the topology has, and

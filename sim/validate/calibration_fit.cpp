@@ -59,10 +59,11 @@ Calibration apply(const Calibration& start, const Layout& layout, const std::vec
 }
 
 std::vector<RowError> predict_all(const std::vector<const Dataset*>& data, TopologyCache& machines,
-                                  const Calibration& cal, std::set<std::pair<NcclFamily, ProtoKind>>* used = nullptr) {
+                                  const Calibration& cal, RunMonitor* monitor,
+                                  std::set<std::pair<NcclFamily, ProtoKind>>* used = nullptr) {
     std::vector<RowError> out;
     for (const Dataset* d : data) {
-        const DatasetPrediction p = predict_dataset(*d, machines.get(d->topology_path), cal);
+        const DatasetPrediction p = predict_dataset(*d, machines.get(d->topology_path), cal, monitor);
         for (const auto& row : p.rows) {
             out.push_back(row.error);
             if (used)
@@ -103,7 +104,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
     Calibration base = start;
     base.size_corrections.clear();  // refitted below, on top of the fitted model
     std::set<std::pair<NcclFamily, ProtoKind>> used;
-    const std::vector<RowError> before = predict_all(data, machines, start, &used);
+    const std::vector<RowError> before = predict_all(data, machines, start, options.monitor, &used);
     out.before = summarize(before);
     out.rows = static_cast<int>(before.size());
 
@@ -189,7 +190,8 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
             row_base.clear();
             row_floor.clear();
             for (const Dataset* d : data) {
-                const DatasetPrediction p = predict_dataset(*d, machines.get(d->topology_path), apply(base, layout, zero));
+                const DatasetPrediction p =
+                    predict_dataset(*d, machines.get(d->topology_path), apply(base, layout, zero), options.monitor);
                 for (const auto& row : p.rows) {
                     cached_rows.push_back(RowError{row.error.size, row.error.measured_us, row.device_us});
                     row_floor.push_back(launch_floor(d->gpus_per_thread, base).us());
@@ -225,7 +227,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
 
     // Size corrections: per range, the geometric mean of measured / predicted.
     if (!options.size_boundaries.empty()) {
-        const std::vector<RowError> rows = predict_all(data, machines, fitted);
+        const std::vector<RowError> rows = predict_all(data, machines, fitted, options.monitor);
         std::vector<Bytes> edges{Bytes(0)};
         edges.insert(edges.end(), options.size_boundaries.begin(), options.size_boundaries.end());
         edges.push_back(Bytes(int64_t{1} << 60));  // 1 EiB: above any size a log holds
@@ -248,7 +250,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
     }
     if (versions.size() == 1 && !versions.begin()->empty()) fitted.nccl_version = *versions.begin();
     fitted.fitted_from = from;
-    out.after = summarize(predict_all(data, machines, fitted));
+    out.after = summarize(predict_all(data, machines, fitted, options.monitor));
     out.calibration = std::move(fitted);
     return out;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/run_monitor.hpp"
 #include "sim/model/calibration.hpp"
 #include "sim/validate/dataset.hpp"
 #include "sim/validate/error_stats.hpp"
@@ -22,6 +23,9 @@ struct FitOptions {
     // make three ranges); empty: no size corrections.
     std::vector<Bytes> size_boundaries;
     int max_iterations = 8;
+    // Polled by every prediction of the fit (progress, a wall-clock limit);
+    // a RunStopped it throws leaves fit_calibration.
+    RunMonitor* monitor = nullptr;
 };
 
 struct FittedParameter {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/exec/monitored_setup.hpp"
 #include "sim/model/predict.hpp"
 
 namespace collsim {
@@ -16,6 +17,14 @@ std::string join_distinct(const std::vector<std::string>& items) {
         out += (out.empty() ? "" : "+") + s;
     }
     return out;
+}
+
+// Zero bytes: nccl-tests' own loop, no collective runs.
+std::optional<double> usable_time_us(const MeasuredRow& row, const Dataset& d) {
+    if (row.size.count() == 0) return std::nullopt;
+    const auto measured = measured_time_us(row, d.op, d.ranks);
+    if (!measured || *measured <= 0) return std::nullopt;
+    return measured;
 }
 }  // namespace
 
@@ -37,7 +46,14 @@ std::vector<RowError> DatasetPrediction::errors() const {
     return out;
 }
 
-DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machine, const Calibration& cal) {
+std::size_t predicted_row_count(const Dataset& d) {
+    std::size_t n = 0;
+    for (const auto& row : d.measurement.rows) n += usable_time_us(row, d) ? 1 : 0;
+    return n;
+}
+
+DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machine, const Calibration& cal,
+                                  RunMonitor* monitor, bool count_rows) {
     const auto& gpus = machine.topo.gpus();
     PredictRequest req;
     req.op = d.op;
@@ -47,16 +63,19 @@ DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machin
     req.disabled = d.disabled;
     req.enabled = d.enabled;
     req.protos = d.protos;
+    req.setup = with_monitor({}, monitor);
     DatasetPrediction out;
     for (const auto& row : d.measurement.rows) {
-        if (row.size.count() == 0) continue;
-        const auto measured = measured_time_us(row, d.op, d.ranks);
-        if (!measured || *measured <= 0) continue;
+        const auto measured = usable_time_us(row, d);
+        if (!measured) continue;
+        // Before each row, not after: a run whose last row is done is never stopped.
+        if (monitor) monitor->poll();
         req.bytes = row.size;
         const Prediction p = predict_collective(machine.topo, machine.routes, req, cal);
         const Time measured_like = with_launch_floor(p.time, d.gpus_per_thread, cal);
         out.rows.push_back(
             PredictedRow{RowError{row.size, *measured, measured_like.us()}, p.algo, p.proto, row.line, p.time.us()});
+        if (monitor && count_rows) monitor->add_done();
     }
     return out;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/run_monitor.hpp"
 #include "sim/model/calibration.hpp"
 #include "sim/validate/dataset.hpp"
 #include "sim/validate/error_stats.hpp"
@@ -32,6 +33,14 @@ struct DatasetPrediction {
 // Rows of zero bytes (nccl-tests' own loop, no collective runs) and rows with
 // no usable time are left out. Throws InputError where the model cannot run
 // the dataset at all (no registered algorithm for its collective, say).
-DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machine, const Calibration& cal);
+// With a monitor, every row's simulation reports to it and it is polled
+// after each row (a RunStopped it throws leaves); with `count_rows` each
+// row is also a unit of its work done (validate's first stage, not the
+// many predictions of a fit).
+DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machine, const Calibration& cal,
+                                  RunMonitor* monitor = nullptr, bool count_rows = false);
+
+// The rows predict_dataset predicts: those of non-zero size with a usable time.
+std::size_t predicted_row_count(const Dataset& d);
 
 }  // namespace collsim

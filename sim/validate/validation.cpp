@@ -51,24 +51,33 @@ ValidationResult run_validation(const std::vector<Dataset>& data, TopologyCache&
     out.cross = options.cross;
     RowPool given, in_sample, out_of_sample;
     std::vector<bool> eight;  // per dataset: an 8-GPU NVSwitch AllReduce
-    for (const Dataset& d : data) {
-        eight.push_back(nvswitch_8gpu_allreduce(d, machines));
-        DatasetResult r;
-        r.dataset = &d;
-        try {
-            r.prediction = predict_dataset(d, machines.get(d.topology_path), cal);
-        } catch (const InputError& e) {
-            // The model has no algorithm for this collective (or protocol) yet.
-            r.not_covered = e.what();
+    RunMonitor* const monitor = options.monitor;
+    std::size_t rows_total = 0, rows_done = 0;
+    for (const Dataset& d : data) rows_total += predicted_row_count(d);
+    if (monitor) monitor->begin_stage("rows", rows_total);
+    try {
+        for (const Dataset& d : data) {
+            eight.push_back(nvswitch_8gpu_allreduce(d, machines));
+            DatasetResult r;
+            r.dataset = &d;
+            try {
+                r.prediction = predict_dataset(d, machines.get(d.topology_path), cal, monitor, true);
+            } catch (const InputError& e) {
+                // The model has no algorithm for this collective (or protocol) yet.
+                r.not_covered = e.what();
+            }
+            if (r.not_covered.empty() && r.prediction.rows.empty()) r.not_covered = "no row with a usable time";
+            r.errors = summarize(r.prediction.errors());
+            given.add(d, eight.back(), r.prediction.errors());
+            out.datasets.push_back(std::move(r));
+            rows_done += predicted_row_count(d);
         }
-        if (r.not_covered.empty() && r.prediction.rows.empty()) r.not_covered = "no row with a usable time";
-        r.errors = summarize(r.prediction.errors());
-        given.add(d, eight.back(), r.prediction.errors());
-        out.datasets.push_back(std::move(r));
+    } catch (const RunStopped& e) {
+        out.stopped = ValidationStop{e.what(), rows_done, rows_total, "rows"};
     }
     out.given = given.summary();
     out.in_sample = out.given;
-    if (!options.cross) return out;
+    if (!options.cross || out.stopped) return out;
 
     // Each covered dataset fitted alone, then used on its class partners.
     // The fits are independent, so two threads share them (the CI machine
@@ -100,37 +109,58 @@ ValidationResult run_validation(const std::vector<Dataset>& data, TopologyCache&
                 return true;
         return false;
     };
-    std::atomic<std::size_t> next{0};
+    std::size_t fits_total = 0;
+    for (std::size_t i = 0; i < n; ++i) fits_total += out.datasets[i].not_covered.empty() && has_partner(i) ? 1 : 0;
+    if (monitor) monitor->begin_stage("fits", fits_total);
+    FitOptions fit_options = options.fit;
+    fit_options.monitor = monitor;
+    std::atomic<std::size_t> next{0}, fits_done{0};
+    // After the first failure (bad input, or the monitor's stop) the other
+    // thread stops too, at its next fit: its work would be thrown away.
+    std::atomic<bool> failed{false};
     std::exception_ptr failure;
     std::mutex failure_lock;
     auto work = [&] {
         TopologyCache own;
-        for (std::size_t slot = next++; slot < n; slot = next++) {
+        for (std::size_t slot = next++; slot < n && !failed; slot = next++) {
             const std::size_t i = order[slot];
             const DatasetResult& train = out.datasets[i];
             if (!train.not_covered.empty() || !has_partner(i)) continue;
             try {
-                const FitResult fit = fit_calibration({train.dataset}, own, cal, options.fit);
+                const FitResult fit = fit_calibration({train.dataset}, own, cal, fit_options);
                 cross[i].fitted = fit.after;
-                cross[i].in_sample =
-                    predict_dataset(*train.dataset, own.get(train.dataset->topology_path), fit.calibration).errors();
+                cross[i].in_sample = predict_dataset(*train.dataset, own.get(train.dataset->topology_path),
+                                                     fit.calibration, monitor).errors();
                 const std::string& cls = train.dataset->machine_class;
                 for (std::size_t j = 0; j < n && !cls.empty(); ++j) {
                     const DatasetResult& test = out.datasets[j];
                     if (j == i || !test.not_covered.empty() || test.dataset->machine_class != cls) continue;
                     cross[i].partners.emplace_back(
-                        j, predict_dataset(*test.dataset, own.get(test.dataset->topology_path), fit.calibration).errors());
+                        j, predict_dataset(*test.dataset, own.get(test.dataset->topology_path), fit.calibration,
+                                           monitor).errors());
                 }
+                ++fits_done;
+                if (monitor) monitor->add_done();
             } catch (...) {
                 const std::lock_guard<std::mutex> hold(failure_lock);
                 if (!failure) failure = std::current_exception();
+                failed = true;
             }
         }
     };
     std::thread helper(work);
     work();
     helper.join();
-    if (failure) std::rethrow_exception(failure);
+    if (failure) {
+        try {
+            std::rethrow_exception(failure);
+        } catch (const RunStopped& e) {
+            // The figures of the calibration given are whole; the fits are not.
+            out.cross = false;
+            out.stopped = ValidationStop{e.what(), fits_done, fits_total, "fits"};
+            return out;
+        }
+    }
     for (std::size_t i = 0; i < n; ++i) {
         if (!out.datasets[i].not_covered.empty() || !has_partner(i)) continue;
         out.datasets[i].fitted = cross[i].fitted;

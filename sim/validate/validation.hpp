@@ -30,6 +30,17 @@ struct ScopedErrors {
     ErrorSummary all, single_node, multi_node, nvswitch_8gpu_allreduce;
 };
 
+// Where a RunMonitor stopped a validation (ValidationOptions::monitor).
+// Stopped while predicting with the calibration given: `datasets` holds those
+// predicted whole before the stop, `done` their rows. Stopped in the --cross
+// fits: the report is that of the calibration given (complete), `cross`
+// false, `done` the fits finished.
+struct ValidationStop {
+    std::string by;  // what stopped it: "--wall-limit 30s"
+    std::size_t done = 0, total = 0;
+    std::string unit;  // "rows" or "fits"
+};
+
 struct ValidationResult {
     std::string calibration;  // "defaults" or the profile's file
     bool cross = false;
@@ -37,11 +48,17 @@ struct ValidationResult {
     ScopedErrors given;                         // every covered row, calibration as given
     ScopedErrors in_sample;                     // --cross: each dataset with its own fit; else = given
     std::optional<ScopedErrors> out_of_sample;  // --cross only
+    std::optional<ValidationStop> stopped;      // set when the run did not finish
 };
 
 struct ValidationOptions {
     bool cross = false;
     FitOptions fit;
+    // Polled by every prediction and fit, from both threads of --cross
+    // (progress, a wall-clock limit). Its units: rows predicted with the
+    // calibration given, then fits. A RunStopped it throws ends the run
+    // with a partial result (ValidationResult::stopped).
+    RunMonitor* monitor = nullptr;
 };
 
 ValidationResult run_validation(const std::vector<Dataset>& data, TopologyCache& machines, const Calibration& cal,

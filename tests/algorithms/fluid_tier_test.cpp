@@ -18,11 +18,11 @@ using namespace collsim;
 using collsim::test::run_cli;
 
 namespace {
-Topology shipped(const std::string& name) {
+Topology shipped_file(const std::string& name) {
     return load_topology(std::string(COLLSIM_SOURCE_ROOT) + "/topologies/" + name);
 }
 
-Prediction timed(const Topology& topo, Routes& routes, CollOp op, const std::string& algo, Bytes bytes, ModelTier tier,
+Prediction timed_by(const Topology& topo, Routes& routes, CollOp op, const std::string& algo, Bytes bytes, ModelTier tier,
                  int ranks = 0) {
     PredictRequest req;
     req.op = op;
@@ -35,12 +35,12 @@ Prediction timed(const Topology& topo, Routes& routes, CollOp op, const std::str
     return predict_collective(topo, routes, req, Calibration{});
 }
 
-struct Case {
+struct FluidCase {
     const char* topology;
     CollOp op;
     const char* algo;
 };
-const Case kCases[] = {
+const FluidCase kFluidCases[] = {
     {"dgx-h100.yaml", CollOp::allreduce, "ring"},        {"dgx-h100.yaml", CollOp::allgather, "ring"},
     {"dgx-h100.yaml", CollOp::reducescatter, "ring"},    {"dgx-h100.yaml", CollOp::broadcast, "ring"},
     {"dgx-h100.yaml", CollOp::reduce, "ring"},           {"dgx-h100.yaml", CollOp::allreduce, "tree"},
@@ -49,16 +49,16 @@ const Case kCases[] = {
     {"cluster-h100-2n.yaml", CollOp::allreduce, "ring"}, {"cluster-h100-2n.yaml", CollOp::allreduce, "tree"},
     {"cluster-h100-2n.yaml", CollOp::allreduce, "nvls_tree"}, {"cluster-h100-2n.yaml", CollOp::alltoall, "alltoall"},
 };
-const int64_t kSizes[] = {8, 64 << 10, 1 << 20, 16 << 20, 256 << 20, int64_t{1} << 30};
+const int64_t kFluidSizes[] = {8, 64 << 10, 1 << 20, 16 << 20, 256 << 20, int64_t{1} << 30};
 }  // namespace
 
 TEST_CASE("alone on the network the fluid tier gives the closed form's time, op by op and size by size") {
-    for (const Case& c : kCases) {
-        const Topology topo = shipped(c.topology);
+    for (const FluidCase& c : kFluidCases) {
+        const Topology topo = shipped_file(c.topology);
         Routes routes(topo);
-        for (int64_t size : kSizes) {
-            const Prediction fluid = timed(topo, routes, c.op, c.algo, Bytes(size), ModelTier::fluid);
-            const Prediction closed = timed(topo, routes, c.op, c.algo, Bytes(size), ModelTier::analytical);
+        for (int64_t size : kFluidSizes) {
+            const Prediction fluid = timed_by(topo, routes, c.op, c.algo, Bytes(size), ModelTier::fluid);
+            const Prediction closed = timed_by(topo, routes, c.op, c.algo, Bytes(size), ModelTier::analytical);
             INFO(c.topology << " " << to_string(c.op) << " " << c.algo << " " << size << " B: fluid " << fluid.time.us()
                             << " us, closed " << closed.time.us() << " us");
             REQUIRE(fluid.tier == ModelTier::fluid);
@@ -76,17 +76,17 @@ TEST_CASE("alone on the network the fluid tier gives the closed form's time, op 
 // slower in the fluid tier than chunk by chunk (validation/README, issue 21).
 TEST_CASE("on one server the fluid tier agrees with the chunk-level tier as closely as its closed form does") {
     struct Bound {
-        Case c;
+        FluidCase c;
         double within;
     };
-    for (const Bound& b : {Bound{kCases[0], 0.005}, Bound{kCases[1], 0.005}, Bound{kCases[2], 0.005},
-                           Bound{kCases[3], 0.005}, Bound{kCases[4], 0.005}, Bound{kCases[5], 0.07},
-                           Bound{kCases[6], 0.075}, Bound{kCases[8], 0.005}, Bound{kCases[9], 0.085}}) {
-        const Topology topo = shipped(b.c.topology);
+    for (const Bound& b : {Bound{kFluidCases[0], 0.005}, Bound{kFluidCases[1], 0.005}, Bound{kFluidCases[2], 0.005},
+                           Bound{kFluidCases[3], 0.005}, Bound{kFluidCases[4], 0.005}, Bound{kFluidCases[5], 0.07},
+                           Bound{kFluidCases[6], 0.075}, Bound{kFluidCases[8], 0.005}, Bound{kFluidCases[9], 0.085}}) {
+        const Topology topo = shipped_file(b.c.topology);
         Routes routes(topo);
-        for (int64_t size : kSizes) {
-            const Prediction fluid = timed(topo, routes, b.c.op, b.c.algo, Bytes(size), ModelTier::fluid);
-            const Prediction chunks = timed(topo, routes, b.c.op, b.c.algo, Bytes(size), ModelTier::flow);
+        for (int64_t size : kFluidSizes) {
+            const Prediction fluid = timed_by(topo, routes, b.c.op, b.c.algo, Bytes(size), ModelTier::fluid);
+            const Prediction chunks = timed_by(topo, routes, b.c.op, b.c.algo, Bytes(size), ModelTier::flow);
             INFO(b.c.topology << " " << to_string(b.c.op) << " " << b.c.algo << " " << size << " B: fluid "
                               << fluid.time.us() << " us, chunk-level " << chunks.time.us() << " us");
             CHECK(std::abs(fluid.time.us() / chunks.time.us() - 1) < b.within);
@@ -95,14 +95,14 @@ TEST_CASE("on one server the fluid tier agrees with the chunk-level tier as clos
 }
 
 TEST_CASE("auto simulates chunk by chunk within its step budget and takes the fluid tier beyond, and says so") {
-    const Topology small = shipped("dgx-h100.yaml");
+    const Topology small = shipped_file("dgx-h100.yaml");
     Routes small_routes(small);
-    const Prediction p = timed(small, small_routes, CollOp::allreduce, "ring", Bytes(1 << 20), ModelTier::automatic);
+    const Prediction p = timed_by(small, small_routes, CollOp::allreduce, "ring", Bytes(1 << 20), ModelTier::automatic);
     CHECK(p.tier == ModelTier::flow);
     for (const std::string& r : p.reductions) CHECK(r.find("fluid") == std::string::npos);
-    const Topology big = shipped("cluster-h100-128n.yaml");
+    const Topology big = shipped_file("cluster-h100-128n.yaml");
     Routes big_routes(big);
-    const Prediction q = timed(big, big_routes, CollOp::allreduce, "ring", Bytes(1 << 30), ModelTier::automatic);
+    const Prediction q = timed_by(big, big_routes, CollOp::allreduce, "ring", Bytes(1 << 30), ModelTier::automatic);
     CHECK(q.tier == ModelTier::fluid);
     REQUIRE_FALSE(q.reductions.empty());
     CHECK_THAT(q.reductions.back(), Catch::Contains("long-lived streams"));

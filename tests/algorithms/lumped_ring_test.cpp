@@ -13,7 +13,7 @@
 using namespace collsim;
 
 namespace {
-Topology shipped(const std::string& name) {
+Topology shipped_topology(const std::string& name) {
     return load_topology(std::string(COLLSIM_SOURCE_ROOT) + "/topologies/" + name);
 }
 
@@ -38,7 +38,7 @@ Prediction ring_on(const Topology& topo, Routes& routes, int n, int64_t bytes, s
 }  // namespace
 
 TEST_CASE("a lumped ring keeps within its step bound, moves every byte and refuses a symbolic check") {
-    const Topology topo = shipped("cluster-h100-2n.yaml");
+    const Topology topo = shipped_topology("cluster-h100-2n.yaml");
     for (CollOp op : {CollOp::allreduce, CollOp::allgather, CollOp::reducescatter}) {
         const Schedule exact = ring_schedule(topo, op, 16, 2, 0);
         const Schedule lumped = ring_schedule(topo, op, 16, 2, exact.steps.size() / 4);
@@ -59,7 +59,7 @@ TEST_CASE("a lumped ring keeps within its step bound, moves every byte and refus
 }
 
 TEST_CASE("a lumped ring times within 3% of the exact ring across 16 nodes") {
-    const Topology topo = shipped("cluster-h100-16n.yaml");
+    const Topology topo = shipped_topology("cluster-h100-16n.yaml");
     Routes routes(topo);
     for (int64_t bytes : {int64_t{64} << 10, int64_t{16} << 20, int64_t{1} << 30}) {
         const Prediction exact = ring_on(topo, routes, 128, bytes, kMaxSimulatedSteps);
@@ -75,7 +75,7 @@ TEST_CASE("a lumped ring times within 3% of the exact ring across 16 nodes") {
 TEST_CASE("a flat ring on 1,024 GPUs runs lumped and its latency agrees with the closed form") {
     // 1 MiB is latency-bound: the closed form is the exact ring's time there
     // (simulated exactly, 33.5 million steps: 10,786 us; lumped: 10,836 us).
-    const Topology topo = shipped("cluster-h100-128n.yaml");
+    const Topology topo = shipped_topology("cluster-h100-128n.yaml");
     Routes routes(topo);
     const Prediction p = ring_on(topo, routes, 1024, int64_t{1} << 20, kMaxSimulatedSteps, true);
     REQUIRE(p.flow);
