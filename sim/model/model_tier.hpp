@@ -23,9 +23,11 @@ std::string_view to_string(ModelTier t);
 std::optional<ModelTier> model_tier_from(std::string_view s);
 std::string_view model_tier_choices();
 
-// The most steps auto simulates chunk by chunk. The engine and network run
-// about 2-4 x 10^5 schedule steps a second on one core of the development
-// machine (BENCHMARKS.md), so this keeps the chunk-level tier near a second.
+// The most steps auto simulates chunk by chunk. On one core of the
+// development machine the chunk-level tier runs from about 10^5 schedule
+// steps a second (a 4-million-step NVLSTree on 1,024 GPUs, whose flows
+// couple through the fabric: 36.6 s) to about 10^6 (one server), so this
+// keeps it to a second or a few (BENCHMARKS.md).
 inline constexpr std::size_t kAutoChunkSteps = 300'000;
 
 // Whether `call`'s exact schedule (no step lumped, no chunk enlarged, every
