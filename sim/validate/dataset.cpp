@@ -86,6 +86,8 @@ void settle(Dataset& d, const Topology& topo, std::optional<CollOp> op, std::opt
     if (d.gpus_per_thread > d.ranks)
         throw InputError(declared_gpus_per_thread ? declared_at : log_at, "gpus_per_thread",
                          fmt::format("at most the run's {} ranks", d.ranks), std::to_string(d.gpus_per_thread));
+    // A raw log's ranks name their hosts: a 16-rank run on two is multi-node.
+    if (m.hosts > 0) d.nodes = m.hosts;
     for (const auto& [key, value] : m.header)
         if (key == "nodes") d.nodes = std::max(1, std::atoi(value.c_str()));  // "2", "most likely 4 (...)" -> leading number
 }

@@ -38,7 +38,7 @@ struct Dataset {
     ProtoSwitches protos;               // NCCL_PROTO as a list or a ^list, from the log
     CollOp op = CollOp::allreduce;
     int ranks = 0;
-    int nodes = 1;  // from the CSV header's 'nodes:' line; 1 where it has none
+    int nodes = 1;  // the CSV header's 'nodes:' line, else the raw log's hosts; 1 where neither says
     Measurement measurement;
     // GPUs one nccl-tests thread drove (-g): its launches bound the time of small collectives.
     int gpus_per_thread = 1;

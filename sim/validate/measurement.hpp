@@ -35,6 +35,7 @@ struct Measurement {
     std::optional<CollOp> op;  // nullopt when neither the log nor its name says
     std::string test_name;     // what named the collective, e.g. "all_reduce_perf"
     int ranks = 0;             // from the device list; 0 when the log lists none
+    int hosts = 0;             // distinct hosts ('Rank N ... on HOST') in the device list; 0: none listed
     std::string nccl_version;  // e.g. "2.29.3"; empty when not printed
     std::optional<double> avg_busbw_GBps;  // the '# Avg bus bandwidth' footer
     // '# key: value' header lines of the CSV form (source, gpus, env, ...).

@@ -161,6 +161,12 @@ private:
             if (!ranks_.insert(*r).second)
                 throw InputError(at(n, words[2].column), "device list", "each rank listed once",
                                  fmt::format("rank {} again: several runs mixed in one file", *r));
+            // "#  Rank  0 Group  0 Pid  1326 on  host-a device  0 [..] NVIDIA ...": the word after "on".
+            for (std::size_t k = 3; k + 1 < words.size(); ++k)
+                if (words[k].text == "on") {
+                    hosts_.insert(std::string(words[k + 1].text));
+                    break;
+                }
             return;
         }
         if (starts_with(s, "# Out of bounds values")) {
@@ -245,6 +251,7 @@ private:
                 throw InputError(at(table_line_), "device list", "ranks 0 to N-1, each once",
                                  fmt::format("{} ranks numbered up to {}", ranks_.size(), *ranks_.rbegin()));
             m_.ranks = static_cast<int>(ranks_.size());
+            m_.hosts = static_cast<int>(hosts_.size());
         }
         if (!m_.op) {
             const auto slash = m_.file.find_last_of('/');
@@ -258,6 +265,7 @@ private:
     Measurement m_;
     std::vector<TableColumn> columns_;
     std::set<int64_t> ranks_;
+    std::set<std::string> hosts_;
     int table_line_ = 0, run_header_line_ = 0, footer_line_ = 0;
 };
 

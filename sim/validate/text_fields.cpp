@@ -106,12 +106,15 @@ std::string find_version(std::string_view s) {
 
 std::vector<std::pair<int64_t, std::size_t>> gpus_per_thread_mentions(std::string_view s) {
     std::vector<std::pair<int64_t, std::size_t>> out;
-    for (const std::string_view flag : {std::string_view("-g"), std::string_view("nGpus")}) {
+    // nccl-tests' -g N, its long form --ngpus N (src/common.cu's getopt
+    // table: {"ngpus", required_argument, 0, 'g'}), and 'nGpus N' as its header prints it.
+    for (const std::string_view flag : {std::string_view("-g"), std::string_view("--ngpus"), std::string_view("nGpus")}) {
         for (std::size_t at = s.find(flag); at != std::string_view::npos; at = s.find(flag, at + 1)) {
-            // A flag of its own ("-g 8", "-g8"), not part of a word ("-gpu", "bf-g 8").
+            // A flag of its own ("-g 8", "-g8", "--ngpus=8"), not part of a word ("-gpu", "bf-g 8").
             if (at > 0 && !std::isspace(static_cast<unsigned char>(s[at - 1])) && s[at - 1] != '(') continue;
             std::size_t i = at + flag.size();
             while (i < s.size() && s[i] == ' ') ++i;
+            if (flag == "--ngpus" && i < s.size() && s[i] == '=') ++i;
             std::size_t j = i;
             while (j < s.size() && digit(s[j])) ++j;
             if (j == i || (j < s.size() && std::isalpha(static_cast<unsigned char>(s[j])))) continue;

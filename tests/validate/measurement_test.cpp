@@ -121,6 +121,9 @@ TEST_CASE("GPUs per thread in command lines and run headers") {
     CHECK(gpus_per_thread_mentions("all_reduce_perf -b 8 -g 8 (single process)") == Mentions{{8, 24}});
     CHECK(gpus_per_thread_mentions("-g2") == Mentions{{2, 2}});
     CHECK(gpus_per_thread_mentions("# nThread 1 nGpus 4 minBytes 0") == Mentions{{4, 18}});
+    // nccl-tests' long option (src/common.cu: {"ngpus", required_argument, 0, 'g'}).
+    CHECK(gpus_per_thread_mentions("./all_reduce_perf -b 8 --ngpus 8") == Mentions{{8, 31}});
+    CHECK(gpus_per_thread_mentions("all_gather_perf --ngpus=4 -e 1G") == Mentions{{4, 24}});
     // Not the flag: part of a word, or no number after it.
     CHECK(gpus_per_thread_mentions("--gpus 8, bf-g 8, -gpu 2, -g x, -g 8x").empty());
 }
@@ -245,4 +248,15 @@ TEST_CASE("published nccl-tests logs read (skipped when ../shared/real-inputs is
         CHECK(*log.rows[i].result[0].time_us == *csv.rows[i].result[0].time_us);
         CHECK(*log.rows[i].result[1].busbw_GBps == *csv.rows[i].result[1].busbw_GBps);
     }
+}
+
+TEST_CASE("a raw log's hosts come from its device list, so a 16-rank run on two hosts is multi-node") {
+    const Measurement two = sample("two-hosts-allreduce.log");
+    CHECK(two.ranks == 16);
+    CHECK(two.hosts == 2);
+    CHECK(sample("old-layout-allreduce.log").hosts == 1);
+    auto r = test::run_cli("validate --log tests/data/nccl-logs/two-hosts-allreduce.log --topology "
+                           "topologies/cluster-h100-2n.yaml --format json");
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"nodes\": 2"));
 }
