@@ -260,3 +260,14 @@ TEST_CASE("a raw log's hosts come from its device list, so a 16-rank run on two 
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Catch::Contains("\"nodes\": 2"));
 }
+
+TEST_CASE("old nccl-tests leave AllToAll's redop cell empty under a redop header: the row reads without it") {
+    const Measurement m = sample("old-layout-alltoall.log");
+    CHECK(m.op == CollOp::alltoall);
+    REQUIRE(m.rows.size() == 4);
+    CHECK(m.rows[3].size == Bytes(67108864));
+    CHECK(m.rows[3].type == "float");
+    CHECK(*m.rows[3].result[0].time_us == Approx(1040.5));
+    CHECK(*m.rows[3].result[1].busbw_GBps == Approx(56.29));
+    CHECK_NOTHROW(check_measurement(m, CollOp::alltoall, 8));
+}
