@@ -61,7 +61,7 @@ int run_calibrate(const CalibrateOptions& o) {
     if (!o.op.empty() && !(op = coll_op_from(o.op))) bad_option("--op", std::string(coll_op_choices()), o.op);
     check_algorithm_switches(o.disable, o.enable);
     FitOptions options;
-    if (!o.size_corrections.empty()) options.size_boundaries = parse_size_list(o.size_corrections, "--size-corrections");
+    if (!o.size_corrections.empty()) options.size_boundaries = parse_size_boundaries(o.size_corrections, "--size-corrections");
     const Calibration start = o.start.empty() ? Calibration{} : load_calibration(o.start);
 
     TopologyCache machines;

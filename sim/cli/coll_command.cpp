@@ -29,9 +29,9 @@ bool reduces(CollOp op) { return op == CollOp::allreduce || op == CollOp::reduce
 bool in_blocks(CollOp op) { return op == CollOp::allgather || op == CollOp::reducescatter || op == CollOp::alltoall; }
 
 std::vector<DeviceId> communicator_gpus(const Topology& topo, const CollOptions& o) {
-    if (!o.gpus.empty()) return parse_gpu_list(topo, o.gpus, "--gpus");
+    if (o.gpus_given) return parse_gpu_list(topo, o.gpus, "--gpus");
     const int gpu_count = static_cast<int>(topo.gpus().size());
-    const int n = o.ranks == 0 ? gpu_count : o.ranks;
+    const int n = o.ranks_given ? o.ranks : gpu_count;
     if (n < 1 || n > gpu_count)
         bad_option("--ranks", fmt::format("1 to {} (the GPUs in {})", gpu_count, o.topology), std::to_string(o.ranks));
     return {topo.gpus().begin(), topo.gpus().begin() + n};
@@ -75,13 +75,17 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     c->add_option("--algo-file", o.algo_file, "an MSCCL XML algorithm to run instead of --algo")->excludes(algo);
     c->add_option("--proto", o.proto, "NCCL protocol: ll, ll128, simple, or auto")->capture_default_str();
     add_algorithm_switches(c, o.disable, o.enable);
-    auto* ranks = c->add_option("--ranks,-n", o.ranks, "number of ranks (the first N GPUs); default all");
+    auto* ranks = c->add_option("--ranks,-n", o.ranks, "number of ranks (the first N GPUs); default all")
+                      ->each([&o](const std::string&) { o.ranks_given = true; });
     c->add_option("--gpus", o.gpus, "the communicator's GPUs in rank order: indices or names, e.g. 0,2,4,6 or 0-3")
+        ->each([&o](const std::string&) { o.gpus_given = true; })
         ->excludes(ranks);
-    c->add_option("--root", o.root, "root rank of Broadcast and Reduce (default 0)");
+    c->add_option("--root", o.root, "root rank of Broadcast and Reduce (default 0)")
+        ->each([&o](const std::string&) { o.root_given = true; });
     c->add_option("--sizes", o.sizes, "MIN:MAX (x2 steps) or a list 8,1K,1M")->capture_default_str();
     c->add_option("--dtype", o.dtype, "element type")->capture_default_str();
-    c->add_option("--channels,-c", o.channels, "channels (rings); default: chosen from the topology");
+    c->add_option("--channels,-c", o.channels, "channels (rings); default: chosen from the topology")
+        ->each([&o](const std::string&) { o.channels_given = true; });
     add_gpus_per_thread_option(c, o.gpus_per_thread);
     c->add_option("--model", o.model,
                   "auto, flow (every chunk a flow), fluid (pipelines as long-lived flows) or analytical (closed form)")
@@ -119,15 +123,16 @@ int run_coll(const CollOptions& o) {
     if (!routing) bad_option("--routing", std::string(routing_mode_choices()), o.routing);
     std::vector<Bytes> sizes = parse_size_list(o.sizes, "--sizes");
     if (o.links < 0) bad_option("--links", "0 or more", std::to_string(o.links));
-    if (o.channels < 0 || o.channels > 64) bad_option("--channels", "0 (automatic) to 64", std::to_string(o.channels));
-    if (o.root != -1 && !has_root(*op))
+    if (o.channels_given && (o.channels < 1 || o.channels > 64))
+        bad_option("--channels", "1 to 64 (leave it out for NCCL's choice)", std::to_string(o.channels));
+    if (o.root_given && !has_root(*op))
         bad_option("--root", "no root: only broadcast and reduce have one", std::to_string(o.root));
 
     const Topology topo = load_topology(o.topology);
     const std::vector<DeviceId> gpus = communicator_gpus(topo, o);
     const int n = static_cast<int>(gpus.size());
     const int root = has_root(*op) ? std::max(o.root, 0) : -1;
-    if (has_root(*op) && root >= n) bad_option("--root", fmt::format("a rank from 0 to {}", n - 1), std::to_string(o.root));
+    if (has_root(*op) && (root >= n || (o.root_given && o.root < 0))) bad_option("--root", fmt::format("a rank from 0 to {}", n - 1), std::to_string(o.root));
     if (file && file->ngpus != n)
         bad_option("--algo-file", fmt::format("an algorithm for the communicator's {} ranks", n),
                    fmt::format("{}, written for {} GPUs", o.algo_file, file->ngpus));

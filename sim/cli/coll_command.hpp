@@ -26,6 +26,9 @@ struct CollOptions {
     int ranks = 0;     // 0: every GPU of the topology
     int root = -1;     // -1: not given (0 for Broadcast and Reduce)
     int channels = 0;  // 0: one per distinct first-hop link between ring neighbours
+    // Which of --ranks, --gpus, --root and --channels the command line gave:
+    // a given 0, -1 or empty value is an error, not the default.
+    bool ranks_given = false, gpus_given = false, root_given = false, channels_given = false;
     int gpus_per_thread = -1;  // nccl-tests' -g: its launches bound the time; -1: not given, no bound
     bool explain = false;
     int links = 10;    // busiest link directions reported per simulated size (as replay's --links)

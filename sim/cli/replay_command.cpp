@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "algorithms/algorithm.hpp"
 #include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
 #include "sim/hw/topology_loader.hpp"
@@ -83,7 +84,13 @@ int run_replay(const ReplayCliOptions& o) {
     opts.steps = o.steps;
     opts.sample_links = !o.perfetto.empty();
     if (!o.calibration.empty()) opts.calibration = load_calibration(o.calibration);
+    if (o.max_schedule_steps < 1)
+        bad_option("--max-schedule-steps", "1 or more", std::to_string(o.max_schedule_steps));
     opts.max_schedule_steps = o.max_schedule_steps;
+    // Checked here, not at the first collective: a trace without one would let any name pass.
+    if (o.algo != "auto" && !find_algorithm(o.algo)) bad_option("--algo", algorithm_choices() + " or auto", o.algo);
+    if (o.proto != "auto" && !proto_kind_from(o.proto))
+        bad_option("--proto", std::string(proto_choices()) + " or auto", o.proto);
     opts.algo = o.algo;
     opts.proto = o.proto;
     const std::optional<ModelTier> tier = model_tier_from(o.model);

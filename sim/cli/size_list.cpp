@@ -66,4 +66,13 @@ std::vector<Bytes> parse_size_list(std::string_view text, std::string_view optio
     return sizes;
 }
 
+std::vector<Bytes> parse_size_boundaries(std::string_view text, std::string_view option) {
+    std::vector<Bytes> sizes = parse_size_list(text, option);
+    for (std::size_t i = 1; i < sizes.size(); ++i)
+        if (!(sizes[i - 1] < sizes[i]))
+            throw InputError(SourceLocation{}, std::string(option), "boundaries in increasing order, each once",
+                             fmt::format("'{}': {} after {}", text, sizes[i].count(), sizes[i - 1].count()));
+    return sizes;
+}
+
 }  // namespace collsim

@@ -33,7 +33,9 @@ void write_plots(const ValidationResult& v, const std::string& dir) {
 
 CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
     CLI::App* c = app.add_subcommand("validate", "predict measured nccl-tests runs and report the error");
-    c->add_option("--data", o.data, "folder with datasets.yaml and the runs it lists")->capture_default_str();
+    c->add_option("--data", o.data, "folder with datasets.yaml and the runs it lists")
+        ->capture_default_str()
+        ->each([&o](const std::string&) { o.data_given = true; });
     c->add_option("--log", o.log, "one nccl-tests log or CSV instead of --data (needs --topology)");
     c->add_option("--topology,-t", o.topology, "the machine --log was measured on");
     c->add_option("--op", o.op, "the collective of --log, where the log does not name it");
@@ -46,9 +48,11 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
     c->add_option("--size-corrections", o.size_corrections, "size-range boundaries for the --cross fits, e.g. 64K,64M");
     c->add_option("--plot", o.plot, "write one SVG per dataset (measured and predicted busbw) to this folder");
     c->add_option("--max-bandwidth-error", o.max_bandwidth_error,
-                  "exit 1 if the median error of bandwidth-bound rows (out-of-sample with --cross) is above this %");
+                  "exit 1 if the median error of bandwidth-bound rows (out-of-sample with --cross) is above this %")
+        ->each([&o](const std::string&) { o.max_bandwidth_given = true; });
     c->add_option("--max-latency-error", o.max_latency_error,
-                  "exit 1 if the median error of latency-bound rows (out-of-sample with --cross) is above this %");
+                  "exit 1 if the median error of latency-bound rows (out-of-sample with --cross) is above this %")
+        ->each([&o](const std::string&) { o.max_latency_given = true; });
     c->add_option("--format", o.format, "table, json or csv")->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (runs are deterministic for a seed)")->capture_default_str();
     add_progress_options(c, o.progress);
@@ -61,6 +65,12 @@ int run_validate(const ValidateOptions& o) {
         bad_option("--format", "one of table, json, csv", o.format);
     if (!o.log.empty() && o.topology.empty()) bad_option("--topology", "a topology file to go with --log", "nothing");
     if (o.log.empty() && !o.topology.empty()) bad_option("--log", "a log to go with --topology", "nothing");
+    if (!o.log.empty() && o.data_given) bad_option("--data", "either --data or --log, not both", o.data);
+    // A negative (or NaN) threshold would switch the check off.
+    if (o.max_bandwidth_given && !(o.max_bandwidth_error >= 0))
+        bad_option("--max-bandwidth-error", "a percentage of 0 or more", fmt::format("{}", o.max_bandwidth_error));
+    if (o.max_latency_given && !(o.max_latency_error >= 0))
+        bad_option("--max-latency-error", "a percentage of 0 or more", fmt::format("{}", o.max_latency_error));
     // What one run forced or how it ran: datasets.yaml and the logs say it for each run of --data.
     if (o.log.empty()) {
         struct LogOnly {
@@ -87,7 +97,8 @@ int run_validate(const ValidateOptions& o) {
     if (!o.op.empty() && !(op = coll_op_from(o.op))) bad_option("--op", std::string(coll_op_choices()), o.op);
     ValidationOptions options;
     options.cross = o.cross;
-    if (!o.size_corrections.empty()) options.fit.size_boundaries = parse_size_list(o.size_corrections, "--size-corrections");
+    if (!o.size_corrections.empty())
+        options.fit.size_boundaries = parse_size_boundaries(o.size_corrections, "--size-corrections");
     options.monitor = monitor.hook();
 
     const Calibration cal = o.calibration.empty() ? Calibration{} : load_calibration(o.calibration);

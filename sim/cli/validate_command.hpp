@@ -21,7 +21,9 @@ struct ValidateOptions {
     std::string size_corrections;          // boundaries for the fits of --cross, e.g. "64K,64M"
     std::string plot;                      // a folder for one SVG per dataset
     std::string format = "table";
-    double max_bandwidth_error = -1, max_latency_error = -1;  // exit 1 above these (percent)
+    double max_bandwidth_error = -1, max_latency_error = -1;  // exit 1 above these (percent); -1: no check
+    // Given on the command line: a negative threshold, or --data beside --log, is an error.
+    bool data_given = false, max_bandwidth_given = false, max_latency_given = false;
     uint64_t seed = 0;
     ProgressOptions progress;  // --wall-limit, --quiet
 };

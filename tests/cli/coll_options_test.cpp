@@ -131,3 +131,38 @@ TEST_CASE("--explain prints where the tuner's choice changes, at every power of 
     REQUIRE(fixed.exit_code == 0);
     CHECK_FALSE(nlohmann::json::parse(fixed.out).contains("tuner_spans"));
 }
+
+// A given value that reads like "not given" is an error, never the default
+// (issue 24: --ranks 0 and the others ran as if left out).
+TEST_CASE("given values that would mean 'default' exit 2: coll, validate and replay") {
+    struct Given {
+        std::string args, expect;
+    };
+    const std::string tp = "replay -t topologies/dgx-h100.yaml -w workloads/samples/tp-decode-8gpu.yaml ";
+    for (const Given& g : {
+             Given{kCollDgx + "--ranks 0", "--ranks: expected 1 to 8"},
+             Given{kCollDgx + "--gpus \"\"", "--gpus: expected GPU names or indices"},
+             Given{kCollDgx + "--op broadcast --root -1", "--root: expected a rank from 0 to 7, found '-1'"},
+             Given{kCollDgx + "--channels 0", "--channels: expected 1 to 64 (leave it out for NCCL's choice), found '0'"},
+             Given{"validate --max-bandwidth-error -5", "--max-bandwidth-error: expected a percentage of 0 or more, found '-5'"},
+             Given{"validate --max-latency-error -1", "--max-latency-error: expected a percentage of 0 or more, found '-1'"},
+             Given{"validate --cross --size-corrections 64M,64K",
+                   "--size-corrections: expected boundaries in increasing order, each once"},
+             Given{"calibrate --log tests/data/nccl-logs/sample.csv -t topologies/dgx-h100.yaml -o /dev/null "
+                   "--size-corrections 1M,1M",
+                   "--size-corrections: expected boundaries in increasing order, each once"},
+             Given{"validate --data validation/data --log tests/data/nccl-logs/sample.csv -t topologies/dgx-h100.yaml",
+                   "--data: expected either --data or --log, not both"},
+             Given{tp + "--max-schedule-steps 0", "--max-schedule-steps: expected 1 or more, found '0'"},
+             Given{tp + "--algo bogus", "--algo: expected one of ring"},
+             Given{tp + "--proto fast", "--proto: expected"},
+         }) {
+        INFO(g.args);
+        auto r = run_cli(g.args);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.empty());
+        CHECK_THAT(r.err, Catch::Contains(g.expect));
+    }
+    // Left out, they still mean the default.
+    CHECK(run_cli(kCollDgx + "--op broadcast --sizes 1M").exit_code == 0);
+}
