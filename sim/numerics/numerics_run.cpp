@@ -118,6 +118,11 @@ std::vector<StepId> arrival_order(const Topology& topo, const Schedule& s, NcclF
 }
 
 namespace {
+constexpr int64_t kMaxNumericsElements = int64_t{1} << 27;
+constexpr int kMaxNumericsRanks = 65'536;
+}  // namespace
+
+namespace {
 struct Setup {
     const AlgorithmInfo* algo;
     Schedule schedule;
@@ -174,6 +179,16 @@ NumericsReport run_numerics(const NumericsRequest& req) {
     if (req.op != CollOp::allreduce && req.op != CollOp::reducescatter)
         bad("--op", "allreduce or reducescatter", std::string(to_string(req.op)));
     if (req.elements < 1) bad("--elements", "at least 1", std::to_string(req.elements));
+    // The reduction holds every element's exact sum and result per rank
+    // order in memory, some tens of bytes each: 2^27 elements is a few GiB.
+    if (req.elements > kMaxNumericsElements)
+        bad("--elements", fmt::format("at most {} (the elements collsim numerics holds in memory)", kMaxNumericsElements),
+            std::to_string(req.elements));
+    for (const NumericsConfig& c : req.configs)
+        if (c.ranks > kMaxNumericsRanks)
+            bad(c.option.empty() ? "--ranks" : c.option,
+                fmt::format("at most {} ranks (the contributions one element sums)", kMaxNumericsRanks),
+                std::to_string(c.ranks));
     if (req.runs < 1) bad("--runs", "at least 1", std::to_string(req.runs));
     if (req.configs.empty()) bad("--compare", "at least one configuration", "");
     NumericsReport report{req, common_contributions(req.configs), {}, {}};

@@ -145,6 +145,9 @@ TEST_CASE("numerics rejects bad options with exit 2") {
              Case{"numerics --algo spiral", "--algo: expected one of ring"},
              Case{"numerics --elements lots", "--elements: expected a size"},
              Case{"numerics --accum fp64", "--accum: expected native or one of fp32, bf16, fp16"},
+             // Bounds, named (issue 24: 10^12 elements ended in std::bad_alloc, 10^8 ranks grew past 6 GiB).
+             Case{"numerics --elements 1000000000000", "--elements: expected at most 134217728"},
+             Case{"numerics --ranks 100000000", "--ranks: expected at most 65536 ranks"},
          }) {
         INFO(c.args);
         auto r = collsim::test::run_cli(c.args);
