@@ -16,10 +16,13 @@
 #include "sim/cli/gen_command.hpp"
 #include "sim/cli/replay_command.hpp"
 #include "sim/core/error.hpp"
+#include "version.hpp"
 
 int main(int argc, char** argv) {
     CLI::App app{"collsim: a discrete-event simulator of collective communication on GPU clusters"};
+    app.name("collsim");
     app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("collsim ") + COLLSIM_VERSION + " (commit " + kCollsimCommit + ")");
     collsim::CollOptions coll;
     CLI::App* coll_cmd = collsim::add_coll_command(app, coll);
     collsim::CalibrateOptions calibrate;
@@ -43,6 +46,11 @@ int main(int argc, char** argv) {
         const std::string arg = argv[i];
         if (arg == "-o" || arg == "--output") ++i;
         else if (!arg.starts_with("--output=")) gen.command += " " + arg;
+    }
+    // No arguments at all: the usage, not an error about a missing subcommand.
+    if (argc < 2) {
+        fmt::print("{}", app.help());
+        return 0;
     }
     try {
         app.parse(argc, argv);

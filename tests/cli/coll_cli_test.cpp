@@ -160,3 +160,13 @@ TEST_CASE("coll --gpus-per-thread times small collectives as one thread's launch
     CHECK(bad.exit_code == 2);
     CHECK_THAT(bad.err, Catch::Contains("--gpus-per-thread: expected 1 or more GPUs per thread, found '0'"));
 }
+
+TEST_CASE("collsim alone prints its usage, and --version the version and the commit it was built from") {
+    auto usage = run_cli("");
+    CHECK(usage.exit_code == 0);
+    CHECK_THAT(usage.out, Catch::Contains("Usage: collsim"));
+    CHECK_THAT(usage.out, Catch::Contains("coll"));
+    auto version = run_cli("--version");
+    CHECK(version.exit_code == 0);
+    CHECK_THAT(version.out, Catch::Contains("collsim 0.1.0 (commit "));
+}
