@@ -31,6 +31,10 @@ Time parse_time(std::string_view text) {
         if (q->unit == u.name) {
             auto ps = scale_decimal(q->number, u.ps);
             if (!ps) throw std::invalid_argument("a time that fits in 106 days");
+            // The clock counts whole picoseconds: a non-zero time that rounds
+            // to none would vanish without a word.
+            if (*ps == 0 && q->number.mantissa != 0)
+                throw std::invalid_argument("a time of 0 or at least 0.5ps (the clock counts picoseconds)");
             return Time::from_ps(*ps);
         }
     }

@@ -19,7 +19,11 @@ TEST_CASE("times take an exponent, exactly, and say when one is too large") {
     CHECK(parse_time("2.5e-3s") == Time::from_ps(2'500'000'000));
     CHECK(parse_time("1e2ms") == 100_ms);
     CHECK(parse_time("1E+3ns") == 1_us);
-    CHECK(parse_time("3e-400s") == Time{});
+    // A non-zero time below the clock's picosecond is refused, not rounded to nothing (issue 24).
+    CHECK_THROWS_WITH(parse_time("3e-400s"), Catch::Contains("a time of 0 or at least 0.5ps"));
+    CHECK_THROWS_WITH(parse_time("1e-30ns"), Catch::Contains("a time of 0 or at least 0.5ps"));
+    CHECK(parse_time("0.5ps") == Time::from_ps(1));
+    CHECK(parse_time("0e-3s") == Time{});
     CHECK_THROWS_WITH(parse_time("1e20ms"), Catch::Contains("a time that fits in 106 days"));
     CHECK_THROWS_WITH(parse_time("1e400s"), Catch::Contains("a time that fits in 106 days"));
     CHECK_THROWS_WITH(parse_time("1e-ms"), Catch::Contains("a time unit"));  // no digits: 'e-ms' is the unit
