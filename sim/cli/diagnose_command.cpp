@@ -1,6 +1,9 @@
 #include "sim/cli/diagnose_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
+
+#include <fmt/format.h>
 
 #include "sim/cli/options.hpp"
 #include "sim/hw/topology_loader.hpp"
@@ -25,6 +28,13 @@ int run_diagnose_command(const DiagnoseOptions& o) {
         d = diagnose(timings, nullptr);
     } else {
         const Topology topo = load_topology(o.topology);
+        // Rank r runs on the topology's r-th GPU: a timing of a rank past them has no GPU to blame.
+        int highest = -1;
+        for (const RankTiming& t : timings) highest = std::max(highest, t.rank);
+        if (highest >= static_cast<int>(topo.gpus().size()))
+            bad_option("--topology",
+                       fmt::format("a topology with a GPU for every rank of {} (ranks 0 to {})", o.input, highest),
+                       fmt::format("{}, with {} GPUs", o.topology, topo.gpus().size()));
         d = diagnose(timings, &topo);
     }
     const std::string out = o.format == "json" ? render_diagnosis_json(d) : render_diagnosis_table(d);

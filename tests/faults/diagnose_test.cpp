@@ -146,6 +146,18 @@ TEST_CASE("collsim diagnose names the late rank and rejects a broken CSV") {
     CHECK_THAT(bad.err, Catch::Contains("tests/data/timings/bad-time.csv:3:5: enter_us: expected a time in microseconds, found 'ten'"));
 }
 
+TEST_CASE("diagnose refuses a topology with fewer GPUs than the timings have ranks") {
+    // late-rank5.csv times 8 ranks; pcie-gen3-2gpu.yaml has 2 GPUs (issue 24: it was accepted).
+    auto r = collsim::test::run_cli("diagnose tests/data/timings/late-rank5.csv --topology topologies/pcie-gen3-2gpu.yaml");
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Contains("--topology: expected a topology with a GPU for every rank of "
+                                      "tests/data/timings/late-rank5.csv (ranks 0 to 7)"));
+    CHECK_THAT(r.err, Catch::Contains("with 2 GPUs"));
+    CHECK(collsim::test::run_cli("diagnose tests/data/timings/late-rank5.csv --topology topologies/dgx-h100.yaml")
+              .exit_code == 0);
+}
+
 TEST_CASE("a replay report with a number no double holds is bad input, not an internal error") {
     CHECK_THAT(test::input_error_of([] { read_replay_timings(R"({"collectives": [{"step": 1e400}]})", "r.json"); }),
                Catch::Contains("r.json: json: expected numbers within a double's range, found '1e400'"));
