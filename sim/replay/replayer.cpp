@@ -14,6 +14,7 @@
 #include "sim/replay/compute_cost.hpp"
 #include "sim/replay/link_sampler.hpp"
 #include "sim/replay/program_plan.hpp"
+#include "sim/replay/replay_tier.hpp"
 
 namespace collsim {
 
@@ -98,28 +99,11 @@ GpuArch first_arch(const Topology& topo, const std::vector<DeviceId>& gpus) {
     return gpus.empty() ? GpuArch::unknown : topo.device(gpus[0]).arch;
 }
 
-namespace {
-// auto weighs a replay as a whole: past this many collective calls over all
-// ranks and steps, chunk-level collectives would take minutes even where each
-// fits the chunk-level budget (a 1,024-GPU 3D step: 0.7 M calls, 45 s for a
-// tenth of its layers), so every collective with a fluid form takes the fluid
-// tier; below it each chooses by its own schedule's size.
-constexpr int64_t kAutoChunkLevelCalls = 50'000;
-
-ModelTier replay_tier(const Trace& trace, const ReplayOptions& opts) {
-    if (opts.model != ModelTier::automatic) return opts.model;
-    int64_t calls = 0;
-    for (int r = 0; r < trace.ranks; ++r)
-        for (const TraceOp& op : trace.program(r).ops) calls += op.kind == OpKind::collective ? 1 : 0;
-    return calls * opts.steps > kAutoChunkLevelCalls ? ModelTier::fluid : ModelTier::automatic;
-}
-}  // namespace
-
 Replayer::Replayer(const Topology& topo, const Trace& trace, const ReplayOptions& opts)
     : topo_(topo), trace_(trace), opts_(opts), gpus_(rank_gpus(topo, trace)), routes_(topo),
       net_(sim_, network_resources(topo, collective_link_efficiency(first_arch(topo, gpus_), opts.calibration))),
       launcher_(sim_, net_, routes_, topo, opts_.calibration, opts.max_schedule_steps, opts.algo, opts.proto,
-                opts.disabled, opts.enabled, replay_tier(trace, opts)), coster_(trace, topo, gpus_) {
+                opts.disabled, opts.enabled, replay_tier(trace, opts.model, opts.steps)), coster_(trace, topo, gpus_) {
     result_.ranks = trace.ranks;
     result_.steps = opts.steps;
     ranks_.resize(static_cast<std::size_t>(trace.ranks));

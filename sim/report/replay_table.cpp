@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/replay/replay_tier.hpp"
 #include "sim/report/replay_report.hpp"
 
 namespace collsim {
@@ -100,6 +101,7 @@ void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
         out += fmt::format("note: {} of these ran as lumped rings, \"~\", several lockstep steps in each send, to keep "
                            "each schedule within --max-schedule-steps; they keep the ring's loads and hop latencies\n",
                            lumped);
+    static_assert(kAutoChunkSteps == 300'000 && kAutoChunkLevelCalls == 50'000, "the note quotes auto's bounds");
     if (fluid > 0)
         out += fmt::format("note: {} of these ran in the fluid tier, \"*\": their steady state as long-lived flows on the "
                            "shared links, with the closed form's latencies and fill (--model auto takes it for a call whose schedule "
