@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "algorithms/algorithm.hpp"
 #include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
 #include "sim/hw/topology_loader.hpp"
+#include "sim/model/predict.hpp"
 #include "sim/replay/import/any_trace.hpp"
 #include "sim/replay/replayer.hpp"
 #include "sim/report/perfetto.hpp"
@@ -88,9 +88,7 @@ int run_replay(const ReplayCliOptions& o) {
         bad_option("--max-schedule-steps", "1 or more", std::to_string(o.max_schedule_steps));
     opts.max_schedule_steps = o.max_schedule_steps;
     // Checked here, not at the first collective: a trace without one would let any name pass.
-    if (o.algo != "auto" && !find_algorithm(o.algo)) bad_option("--algo", algorithm_choices() + " or auto", o.algo);
-    if (o.proto != "auto" && !proto_kind_from(o.proto))
-        bad_option("--proto", std::string(proto_choices()) + " or auto", o.proto);
+    check_algo_proto_names(o.algo, o.proto);
     opts.algo = o.algo;
     opts.proto = o.proto;
     const std::optional<ModelTier> tier = model_tier_from(o.model);

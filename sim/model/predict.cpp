@@ -23,6 +23,11 @@ namespace {
 }
 }  // namespace
 
+void check_algo_proto_names(const std::string& algo, const std::string& proto) {
+    if (!algo.empty() && algo != "auto" && !find_algorithm(algo)) bad("--algo", algorithm_choices() + " or auto", algo);
+    if (proto != "auto" && !proto_kind_from(proto)) bad("--proto", std::string(proto_choices()) + " or auto", proto);
+}
+
 int default_channels(Routes& routes, const std::vector<DeviceId>& ranks) {
     std::size_t most = 1;
     for (std::size_t i = 0; ranks.size() > 1 && i < ranks.size(); ++i)
@@ -38,8 +43,7 @@ Prediction predict_msccl(const Topology& topo, Routes& routes, const PredictRequ
     if (req.model == ModelTier::analytical || req.model == ModelTier::fluid || req.explain)
         bad("--model", "flow or auto: an MSCCL file has no closed form",
             req.explain ? "--explain" : std::string(to_string(req.model)));
-    if (req.proto != "auto" && !proto_kind_from(req.proto))
-        bad("--proto", std::string(proto_choices()) + " or auto", req.proto);
+    check_algo_proto_names("", req.proto);
     const ProtoKind kind = req.proto == "auto" ? file.proto : *proto_kind_from(req.proto);
     Prediction p;
     p.algo = file.name.empty() ? "msccl" : file.name;
@@ -62,9 +66,7 @@ Prediction predict_msccl(const Topology& topo, Routes& routes, const PredictRequ
 
 CollectivePlan plan_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
                                const Calibration& cal) {
-    if (req.algo != "auto" && !find_algorithm(req.algo)) bad("--algo", algorithm_choices() + " or auto", req.algo);
-    if (req.proto != "auto" && !proto_kind_from(req.proto))
-        bad("--proto", std::string(proto_choices()) + " or auto", req.proto);
+    check_algo_proto_names(req.algo, req.proto);
     const AlgorithmInfo* fixed = req.algo == "auto" ? nullptr : find_algorithm(req.algo);
     if (fixed && !fixed->supports(req.op))
         bad("--op", fmt::format("an operation that algorithm '{}' implements", fixed->name), std::string(to_string(req.op)));

@@ -103,6 +103,10 @@ struct CollectivePlan {
     std::vector<std::vector<DeviceId>> channel_gpus;  // Executor::place_channels
 };
 
+// Throws InputError (--algo, --proto) for a name that is neither a registered
+// algorithm or protocol nor auto; `algo` empty: not checked (an MSCCL file).
+void check_algo_proto_names(const std::string& algo, const std::string& proto);
+
 // Throws InputError for an unknown or ineligible algorithm or protocol.
 CollectivePlan plan_collective(const Topology& topo, Routes& routes, const PredictRequest& req,
                                const Calibration& cal);
