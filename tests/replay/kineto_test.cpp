@@ -12,6 +12,7 @@
 
 #include "sim/core/json_input.hpp"
 #include "sim/replay/import/any_trace.hpp"
+#include "sim/replay/import/kineto_comm.hpp"
 #include "sim/replay/import/kineto_time.hpp"
 #include "sim/replay/replayer.hpp"
 #include "tests/replay/kineto_mix.hpp"
@@ -111,7 +112,7 @@ TEST_CASE("a PyTorch 2.0 Kineto trace is sized from its CPU ops through the laun
     CHECK(t.unsized[0].measured == Time::from_ps(41'000'000));
     CHECK_THAT(t.unsized[0].reason, Catch::Contains("its launch is not in the trace"));
     bool uneven = false;
-    for (const std::string& n : t.notes) uneven |= n.find("send and receive different sizes") != std::string::npos;
+    for (const std::string& n : t.notes) uneven |= n.find("have uneven splits that the trace does not record in full") != std::string::npos;
     CHECK(uneven);  // ranks 1-3 receive 5120, 6144 and 7168 floats for the 6144 they send
     const ReplayResult r = replay(test::dgx_h100(), t, ReplayOptions{});
     CHECK(r.collectives.size() == 4);
@@ -240,4 +241,64 @@ TEST_CASE("a Kineto trace without GPU activity is exit 2", "[kineto]") {
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains(file + ":1:66: traceEvents: expected GPU activity to replay: kernels, memcpys or "
                                              "memsets (cat kernel, gpu_memcpy, gpu_memset), found none among its 1 events"));
+}
+
+TEST_CASE("Kineto process groups: whole lists, pg_config, rank strides, and lists the profiler cut short", "[kineto]") {
+    const KinetoFields f("t.json");
+    KinetoJob job;
+    job.rank = 4;
+    job.world = 64;
+    const NcclKernel kernel{CollOp::allreduce, "float"};
+    auto group_of = [&](const std::string& args) {
+        const nlohmann::json a = nlohmann::json::parse(args);
+        const KinetoCall c = kineto_call(kernel, &a, "traceEvents[0]", {}, true, job, f);
+        CHECK(c.bytes == Bytes(32));
+        CHECK(c.comm == "pg 3");
+        return std::pair{c.group, c.group_unknown};
+    };
+    const std::string head = R"({"In msg nelems": 8, "dtype": "Float", "Process Group Name": "3", )";
+    std::vector<int> evens;
+    for (int r = 0; r < 64; r += 2) evens.push_back(r);
+    // PyTorch writes at most 30 ranks, then "...": the stride of the ones written gives the rest.
+    CHECK(group_of(head + R"("Group size": 32, "Process Group Ranks": "[0, 2, 4, 6, 8, 10, ...]"})") ==
+          std::pair{evens, false});
+    CHECK(group_of(head + R"("Group size": 32, "Global rank start": 0, "Global rank stride": 2, )"
+                          R"("Process Group Ranks": "[0, 2, 4, 8, ...]"})") == std::pair{evens, false});
+    CHECK(group_of(head + R"("Group size": 3, "Process Group Ranks": "[1, 4, 9]"})") ==
+          std::pair{std::vector<int>{1, 4, 9}, false});
+    // Cut short, no even stride, no pg_config: the whole job, said in a note.
+    CHECK(group_of(head + R"("Group size": 32, "Global rank stride": -1, "Process Group Ranks": "[0, 1, 4, ...]"})") ==
+          std::pair{std::vector<int>{}, true});
+    job.groups["3"] = {4, 5};
+    CHECK(group_of(head + R"("Process Group Ranks": "[4, ...]"})") == std::pair{std::vector<int>{4, 5}, false});
+    CHECK_THROWS_WITH(group_of(head + R"("Process Group Ranks": "[0, 1]"})"),
+                      Catch::Contains("traceEvents[0].args.Process Group Ranks: expected a group that holds this "
+                                      "trace's rank 4, found \"[0, 1]\""));
+    CHECK_THROWS_WITH(group_of(head + R"("Process Group Ranks": "[4, 64]"})"),
+                      Catch::Contains("expected ranks of the job's 64"));
+}
+
+TEST_CASE("Kineto all-to-all splits count rows of the input; cut or ragged ones run even, said", "[kineto]") {
+    const KinetoFields f("t.json");
+    KinetoJob job;
+    job.world = 2;
+    const NcclKernel kernel{CollOp::sendrecv, "int8"};
+    auto call_of = [&](const std::string& args) {
+        const nlohmann::json a = nlohmann::json::parse(args);
+        return kineto_call(kernel, &a, "traceEvents[0]", {}, true, job, f);
+    };
+    const std::string head = R"({"Collective name": "all_to_allv", "In msg nelems": 16, "dtype": "Float", )";
+    const KinetoCall uneven = call_of(head + R"("In split size": "[2, 6]"})");
+    CHECK(uneven.op == CollOp::alltoall);
+    CHECK(uneven.bytes == Bytes(64));
+    CHECK(uneven.split == std::vector<Bytes>{Bytes(16), Bytes(48)});  // 2 and 6 rows of 2 floats
+    CHECK_FALSE(uneven.uneven_unknown);
+    CHECK(call_of(head + R"("In split size": "[4, 4]"})").split.empty());  // even: no split needed
+    CHECK(call_of(head + R"("In split size": "[3, 2]"})").uneven_unknown);  // 5 rows do not divide 16 elements
+    CHECK(call_of(head + R"("In split size": "[1, ...]"})").uneven_unknown);
+    CHECK_THROWS_WITH(call_of(head + R"("In split size": "[1, 2, 3]"})"),
+                      Catch::Contains("traceEvents[0].args.In split size: expected a count for each of the group's 2 "
+                                      "ranks"));
+    CHECK_THROWS_WITH(call_of(head + R"("In split size": "[10, 10]"})"),
+                      Catch::Contains("expected rows that add up to at most 16"));
 }

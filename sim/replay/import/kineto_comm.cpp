@@ -84,17 +84,30 @@ public:
     }
 
     // "[0, 1, 2]" as PyTorch writes it (a string holding a list), or a list.
-    std::optional<std::vector<int64_t>> int_list(const Source& s, std::string_view key) const {
+    // The profiler cuts lists past 30 entries to "[0, 1, ..., 29, ...]"
+    // (kTruncatLength in torch/csrc/profiler/util.cpp): `cut` says so.
+    struct IntList {
+        std::vector<int64_t> values;
+        bool cut = false;
+    };
+    std::optional<IntList> int_list(const Source& s, std::string_view key) const {
         const auto it = s.args->find(key);
         if (it == s.args->end() || it->is_null()) return std::nullopt;
         const std::string at = s.at + "." + std::string(key);
+        IntList out;
         json list = *it;
-        if (it->is_string()) list = json::parse(it->get<std::string>(), nullptr, false);
+        if (it->is_string()) {
+            std::string text = it->get<std::string>();
+            if (text.ends_with(", ...]")) {
+                out.cut = true;
+                text.replace(text.size() - 6, 6, "]");
+            }
+            list = json::parse(text, nullptr, false);
+        }
         if (!list.is_array()) f_.bad(at, "a list of integers, \"[0, 1]\"", &*it);
-        std::vector<int64_t> out;
         for (const json& v : list) {
             if (!v.is_number_integer()) f_.bad(at, "a list of integers, \"[0, 1]\"", &*it);
-            out.push_back(v.get<int64_t>());
+            out.values.push_back(v.get<int64_t>());
         }
         return out;
     }
@@ -156,19 +169,32 @@ KinetoCall kineto_call(const NcclKernel& kernel, const json* kernel_args, const 
         const auto pg = fields.string(*s.args, "Process Group Name", s.at);
         if (!pg || call.comm != "world") continue;
         call.comm = "pg " + *pg;
+        // The whole list, else pg_config's, else the start and stride, else a cut list that strides evenly.
         std::vector<int64_t> ranks;
-        if (auto listed = read.int_list(s, "Process Group Ranks")) ranks = *listed;
+        const auto listed = read.int_list(s, "Process Group Ranks");
+        const auto start = fields.integer(*s.args, "Global rank start", s.at);
+        const auto stride = fields.integer(*s.args, "Global rank stride", s.at);
+        auto progression = [&](int64_t first, int64_t step) {
+            for (int64_t k = 0; k < *group_size; ++k) ranks.push_back(first + k * step);
+        };
+        const bool sized_group = group_size && *group_size > 0 && *group_size <= job.world;
+        const auto& cut = listed ? listed->values : ranks;
+        if (listed && !listed->cut) ranks = listed->values;
         else if (const auto g = job.groups.find(*pg); g != job.groups.end()) ranks.assign(g->second.begin(), g->second.end());
-        else if (const auto start = fields.integer(*s.args, "Global rank start", s.at),
-                 stride = fields.integer(*s.args, "Global rank stride", s.at);
-                 start && stride && group_size && *group_size > 0 && *group_size <= job.world)
-            for (int64_t k = 0; k < *group_size; ++k) ranks.push_back(*start + k * *stride);
+        else if (sized_group && start && stride && *start >= 0 && *stride >= 1) progression(*start, *stride);
+        else if (sized_group && cut.size() >= 2 && cut[1] > cut[0] &&
+                 std::adjacent_find(cut.begin(), cut.end(), [&](int64_t a, int64_t b) { return b - a != cut[1] - cut[0]; }) == cut.end())
+            progression(cut[0], cut[1] - cut[0]);
+        else if (listed && listed->cut) call.group_unknown = true;
         for (int64_t r : ranks) {
             if (r < 0 || r >= job.world)
                 fields.bad(s.at + ".Process Group Ranks", fmt::format("ranks of the job's {}", job.world),
                            &(*s.args)["Process Group Ranks"]);
             call.group.push_back(static_cast<int>(r));
         }
+        if (!call.group.empty() && std::find(call.group.begin(), call.group.end(), job.rank) == call.group.end())
+            fields.bad(s.at + ".Process Group Ranks", fmt::format("a group that holds this trace's rank {}", job.rank),
+                       s.args->contains("Process Group Ranks") ? &(*s.args)["Process Group Ranks"] : nullptr);
         std::sort(call.group.begin(), call.group.end());
     }
     if (!group_size) group_size = call.group.empty() ? job.world : static_cast<int64_t>(call.group.size());
@@ -194,19 +220,28 @@ KinetoCall kineto_call(const NcclKernel& kernel, const json* kernel_args, const 
         if (!n || !type) continue;
         if (*n < 0 || *n > INT64_MAX / 16) fields.bad(s.at + "." + key, "a count of elements below 2^59", &(*s.args)[key]);
         const int size = sized(*n, *type, s.at + ".dtype", &(*s.args)["dtype"]);
-        if (call.op == CollOp::alltoall)
-            if (auto split = read.int_list(s, "In split size"); split && !split->empty()) {
-                if (static_cast<int64_t>(split->size()) != *group_size)
+        if (call.op == CollOp::alltoall) {
+            if (auto split = read.int_list(s, "In split size"); split && split->cut)
+                call.uneven_unknown = true;
+            else if (split && !split->values.empty()) {
+                if (static_cast<int64_t>(split->values.size()) != *group_size)
                     fields.bad(s.at + ".In split size", fmt::format("a count for each of the group's {} ranks", *group_size),
                                &(*s.args)["In split size"]);
-                for (int64_t e : *split) {
-                    if (e < 0 || e > INT64_MAX / 16)
-                        fields.bad(s.at + ".In split size", "counts of elements below 2^59", &(*s.args)["In split size"]);
-                    call.split.push_back(Bytes(e * size));
+                // Splits count rows of the input (its first dimension), as alltoall_base_ takes them.
+                int64_t rows = 0;
+                for (int64_t e : split->values) {
+                    if (e < 0 || e > *n - rows)
+                        fields.bad(s.at + ".In split size", fmt::format("rows that add up to at most {}", *n),
+                                   &(*s.args)["In split size"]);
+                    rows += e;
                 }
+                if (rows == 0 || *n % rows != 0) call.uneven_unknown = true;
+                else
+                    for (int64_t e : split->values) call.split.push_back(Bytes(e * (*n / rows) * size));
                 if (std::adjacent_find(call.split.begin(), call.split.end(), std::not_equal_to<>()) == call.split.end())
                     call.split.clear();
             }
+        }
         return call;
     }
     // 2. The input tensor of the nccl:* annotation or record_param_comms (2.0 era).

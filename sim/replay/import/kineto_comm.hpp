@@ -46,6 +46,7 @@ struct KinetoCall {
     std::string launcher;        // the CPU op that named the collective; "" the kernel's name
     bool op_differs = false;     // the launcher names another collective than the kernel (not SendRecv/AllToAll)
     bool uneven_unknown = false; // an AllToAll whose input and output differ, splits unrecorded: run as even
+    bool group_unknown = false;  // the profiler cut the group's ranks short: taken as the whole job
 };
 
 KinetoCall kineto_call(const NcclKernel& kernel, const nlohmann::json* kernel_args, const std::string& kernel_at,

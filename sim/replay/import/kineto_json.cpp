@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -133,6 +134,7 @@ ImportedProgram import_kineto_rank(const json& doc, const std::string& text, con
     std::vector<std::pair<Time, Time>> spans;                     // start and end of each op
     std::map<std::string, int> differs;
     int uneven = 0;
+    std::set<std::string> cut_groups;
     for (std::size_t k = 0; k < gpu.size(); ++k) {
         const KinetoSpan& g = gpu[k];
         const std::string at = fmt::format("traceEvents[{}]", g.event);
@@ -176,6 +178,7 @@ ImportedProgram import_kineto_rank(const json& doc, const std::string& text, con
                 ++differs[fmt::format("{} kernels launched by {} are taken as {}", nccl_kernel_label(nccl->op), call.launcher,
                                       to_string(call.op))];
             uneven += call.uneven_unknown;
+            if (call.group_unknown) cut_groups.insert(call.comm);
         } else {
             op.kind = OpKind::compute;
             op.compute.duration = dur;
@@ -195,9 +198,14 @@ ImportedProgram import_kineto_rank(const json& doc, const std::string& text, con
     for (const auto& [what, count] : differs)
         out.notes.push_back(fmt::format("{}: {} {} (the launching op names the collective)", file, count, what));
     if (uneven > 0)
-        out.notes.push_back(fmt::format("{}: {} all-to-alls send and receive different sizes, and the trace records no "
-                                        "splits: each runs as an even all-to-all of its input",
+        out.notes.push_back(fmt::format("{}: {} all-to-alls have uneven splits that the trace does not record in full "
+                                        "(their input and output differ, or the profiler cut the list short): each "
+                                        "runs as an even all-to-all of its input",
                                         file, uneven));
+    for (const std::string& g : cut_groups)
+        out.notes.push_back(fmt::format("{}: {}: the profiler cut its \"Process Group Ranks\" short, and neither "
+                                        "pg_config nor a rank stride gives them: taken as the whole job",
+                                        file, g));
     if (!out.unsized.empty())
         out.notes.push_back(fmt::format("{}: {} NCCL kernels have no size the trace records; they keep their measured "
                                         "time (each is listed in the output)",
