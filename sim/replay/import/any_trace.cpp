@@ -31,6 +31,7 @@ Format format_of(const std::string& text, const std::string& name, json& doc) {
         doc = parse_json_input(text, name, "a Chakra or Kineto JSON trace");
     else doc = json::parse(text, nullptr, false);
     if (doc.is_discarded()) return Format::native;
+    check_json_depth(text, name);  // before anything copies the value recursively
     if (is_chakra_json(doc)) return Format::chakra;
     if (is_kineto_json(doc)) return Format::kineto;
     return Format::native;
@@ -45,13 +46,13 @@ std::optional<int> rank_in_name(const std::string& name, std::string* prefix = n
     return std::stoi(m[2].str());
 }
 
-ImportedProgram import_one(Format f, const json& doc, const std::string& file) {
-    if (f == Format::kineto) return import_kineto_rank(doc, file);
+ImportedProgram import_one(Format f, const json& doc, const std::string& text, const std::string& file) {
+    if (f == Format::kineto) return import_kineto_rank(doc, text, file);
     const auto rank = rank_in_name(fs::path(file).filename().string());
     return import_chakra_rank(doc, file, rank.value_or(0));
 }
 
-Trace import_files(const std::vector<std::string>& files, const std::string& source) {
+Trace import_files(const std::vector<std::string>& files, const std::string& source, const TraceImportOptions& options) {
     std::vector<ImportedProgram> ranks;
     std::optional<Format> format;
     for (const std::string& file : files) {
@@ -62,9 +63,9 @@ Trace import_files(const std::vector<std::string>& files, const std::string& sou
             throw InputError(SourceLocation{file, 0, 0}, "file",
                              "a Chakra or Kineto JSON trace like the other files of " + source, "another format");
         format = f;
-        ranks.push_back(with_json_places(text, file, [&] { return import_one(f, doc, file); }));
+        ranks.push_back(with_json_places(text, file, [&] { return import_one(f, doc, text, file); }));
     }
-    return assemble_trace(std::move(ranks), fs::path(source).filename().string(), source);
+    return assemble_trace(std::move(ranks), fs::path(source).filename().string(), source, options.ranks_present);
 }
 
 std::vector<std::string> directory_files(const std::string& dir) {
@@ -96,15 +97,15 @@ std::vector<std::string> chakra_siblings(const std::string& path) {
 }
 }  // namespace
 
-Trace load_any_trace(const std::string& path) {
+Trace load_any_trace(const std::string& path, const TraceImportOptions& options) {
     std::error_code ec;
-    if (fs::is_directory(path, ec)) return import_files(directory_files(path), path);
+    if (fs::is_directory(path, ec)) return import_files(directory_files(path), path, options);
     const std::string text = read_text_file(path);
     json doc;
     switch (format_of(text, path, doc)) {
         case Format::native: return parse_trace(text, path);
-        case Format::kineto: return import_files({path}, path);
-        case Format::chakra: return import_files(chakra_siblings(path), path);
+        case Format::kineto: return import_files({path}, path, options);
+        case Format::chakra: return import_files(chakra_siblings(path), path, options);
     }
     return parse_trace(text, path);
 }

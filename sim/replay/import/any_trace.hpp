@@ -11,6 +11,12 @@
 
 namespace collsim {
 
-Trace load_any_trace(const std::string& path);
+struct TraceImportOptions {
+    // Several rank files that are not the whole job are replicated to its
+    // world size (assemble_trace) rather than refused.
+    bool ranks_present = false;
+};
+
+Trace load_any_trace(const std::string& path, const TraceImportOptions& options = {});
 
 }  // namespace collsim
