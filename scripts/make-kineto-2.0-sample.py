@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# Writes workloads/samples/kineto-2.0 (run: scripts/make-kineto-2.0-sample.py workloads/samples/kineto-2.0).
-# profilers wrote (record_shapes=True): no sizes on kernels, runtime "External
+# Writes workloads/samples/kineto-2.0 (run: scripts/make-kineto-2.0-sample.py workloads/samples/kineto-2.0):
+# a 4-rank step in the layout PyTorch 2.0 profilers wrote (record_shapes=True): no sizes on kernels, runtime "External
 # id" equal to its correlation, sizes in Input Dims of the CPU ops.
 import json, sys
 out = sys.argv[1]
