@@ -140,9 +140,10 @@ TEST_CASE("a partial set of Kineto rank files is refused unless --ranks-present"
         fs::copy(test::source_path(kKinetoSample20 + "/worker" + std::to_string(rank) + "_step_3.pt.trace.json"), s.dir);
     const auto refused = test::run_cli("replay --topology topologies/dgx-h100.yaml --trace " + s.dir.string());
     CHECK(refused.exit_code == 2);
-    CHECK_THAT(refused.err, Catch::Contains(s.dir.string() + ": world_size: expected a trace for each of the job's 4 "
-                                            "ranks (its world_size), or --ranks-present to replicate the ranks given, "
-                                            "found 2 files, of ranks 0, 2"));
+    CHECK_THAT(refused.err, Catch::Contains((s.dir / "worker0_step_3.pt.trace.json").string() +
+                                            ":6:17: world_size: expected a trace for each of the job's 4 ranks (its "
+                                            "world_size), or --ranks-present to replicate the ranks given, found 2 "
+                                            "files in " + s.dir.string() + ", of ranks 0, 2"));
     const Trace t = load_any_trace(s.dir.string(), TraceImportOptions{true});
     REQUIRE(t.ranks == 4);
     CHECK(&t.program(1) == &t.program(0));

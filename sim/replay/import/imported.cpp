@@ -32,9 +32,12 @@ Trace assemble_trace(std::vector<ImportedProgram> ranks, const std::string& name
     t.source = source;
     std::sort(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
     const int world = ranks.front().world;
+    auto world_at = [&](const ImportedProgram& r) {
+        return r.world_at.file.empty() ? SourceLocation{source, 0, 0} : r.world_at;
+    };
     for (const ImportedProgram& r : ranks)
         if (r.world != world)
-            throw InputError(SourceLocation{source, 0, 0}, "world_size",
+            throw InputError(world_at(r), "world_size",
                              fmt::format("the same world size in every file ({} in rank {}'s)", world, ranks.front().rank),
                              fmt::format("{} in rank {}'s", r.world, r.rank));
     // A world of 1 with several files: the format records none (Chakra without "ngpus").
@@ -42,10 +45,10 @@ Trace assemble_trace(std::vector<ImportedProgram> ranks, const std::string& name
     const auto files = static_cast<int>(ranks.size());
     const bool partial = world_known && files > 1 && files != world;
     if (partial && (files > world || !ranks_present))
-        throw InputError(SourceLocation{source, 0, 0}, "world_size",
+        throw InputError(world_at(ranks.front()), "world_size",
                          fmt::format("a trace for each of the job's {} ranks (its world_size){}", world,
                                      files > world ? "" : ", or --ranks-present to replicate the ranks given"),
-                         fmt::format("{} files, of ranks {}", files, rank_list(ranks)));
+                         fmt::format("{} files in {}, of ranks {}", files, source, rank_list(ranks)));
     const bool replicate = (files == 1 && world > 1) || partial;
     t.ranks = replicate ? world : files;
     if (files == 1 && replicate)

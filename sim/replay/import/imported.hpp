@@ -22,6 +22,7 @@ struct ImportedComm {
 
 struct ImportedProgram {
     int rank = 0, world = 1;
+    SourceLocation world_at;  // where the file states its world size (file empty: it does not)
     std::vector<std::string> streams;  // TraceOp::stream indexes these
     std::vector<ImportedComm> comms;   // CollectiveSpec::comm indexes these
     Program program;

@@ -102,6 +102,7 @@ ImportedProgram import_kineto_rank(const json& doc, const std::string& text, con
     const KinetoJob job = read_job(doc, f, out.notes);
     out.rank = job.rank;
     out.world = job.world;
+    if (doc.contains("distributedInfo")) out.world_at = json_place(text, "distributedInfo.world_size", file);
     std::vector<KinetoSpan> gpu, runtime, comm_ops;
     for (std::size_t i = 0; i < events->size(); ++i) {
         const json& e = (*events)[i];
