@@ -8,7 +8,7 @@
 
 #include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
-#include "sim/hw/topology_loader.hpp"
+#include "sim/cli/topology_input.hpp"
 #include "sim/model/predict.hpp"
 #include "sim/replay/import/any_trace.hpp"
 #include "sim/replay/replayer.hpp"
@@ -77,7 +77,7 @@ int run_replay(const ReplayCliOptions& o) {
     if (o.steps < 1 || o.steps > 10000) bad_option("--steps", "1 to 10000", std::to_string(o.steps));
     if (o.rows < 0) bad_option("--rows", "0 or more", std::to_string(o.rows));
     if (o.links < 0) bad_option("--links", "0 or more", std::to_string(o.links));
-    const Topology topo = load_topology(o.topology);
+    const Topology topo = load_cli_topology(o.topology);
     const Trace trace = load_any_trace(o.trace);
     for (const std::string& note : trace.notes) fmt::print(stderr, "collsim: note: {}\n", note);
     ReplayOptions opts;
