@@ -69,7 +69,7 @@ std::vector<CollLink> busiest_coll_links(const Topology& topo, std::vector<LinkT
 
 CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     CLI::App* c = app.add_subcommand("coll", "one collective over a size sweep, as an nccl-tests table");
-    c->add_option("--topology,-t", o.topology, "topology YAML file")->required();
+    c->add_option("--topology,-t", o.topology, "topology file: YAML, or NCCL topology XML (imported on the fly)")->required();
     c->add_option("--op", o.op, "collective operation (default allreduce, or the --algo-file's)");
     auto* algo = c->add_option("--algo", o.algo, "algorithm, or auto (as NCCL would choose)")->capture_default_str();
     c->add_option("--algo-file", o.algo_file, "an MSCCL XML algorithm to run instead of --algo")->excludes(algo);

@@ -45,7 +45,7 @@ std::string render_stopped_replay(const ReplayCliOptions& o, const Topology& top
 
 CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     CLI::App* c = app.add_subcommand("replay", "replay a workload trace: step time, overlap, bubbles, hot links");
-    c->add_option("--topology,-t", o.topology, "topology YAML file")->required();
+    c->add_option("--topology,-t", o.topology, "topology file: YAML, or NCCL topology XML (imported on the fly)")->required();
     c->add_option("--trace,-w", o.trace, "workload trace: native YAML/JSON, Chakra JSON or Kineto JSON")->required();
     c->add_option("--steps", o.steps, "run the trace's program this many times back to back")->capture_default_str();
     c->add_option("--format", o.format, "table, json or csv (one row per rank)")->capture_default_str();
