@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/msccl/msccl_algorithm.hpp"
-#include "algorithms/msccl/xml_reader.hpp"
+#include "sim/core/xml_tree.hpp"
 
 namespace collsim::msccl {
 

@@ -12,6 +12,7 @@
 #include "sim/validate/calibration_fit.hpp"
 #include "sim/validate/calibration_kfold.hpp"
 #include "sim/validate/calibration_profile.hpp"
+#include "sim/validate/dataset_prediction.hpp"
 
 namespace collsim {
 
@@ -72,6 +73,8 @@ int run_calibrate(const CalibrateOptions& o) {
         data.push_back(log_dataset(log, o.topology, machines,
                                    {op, o.algo, o.proto, o.disable, o.enable, gpus_per_thread(o.gpus_per_thread)}));
     }
+    for (const Dataset& d : data)
+        if (auto note = skipped_rows_note(d)) fmt::print(stderr, "collsim: note: {}\n", *note);
     std::vector<const Dataset*> refs;
     for (const auto& d : data) refs.push_back(&d);
     const FitResult fit = fit_calibration(refs, machines, start, options);

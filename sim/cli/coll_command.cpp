@@ -13,7 +13,7 @@
 #include "sim/core/error.hpp"
 #include "sim/exec/monitored_setup.hpp"
 #include "sim/faults/link_faults.hpp"
-#include "sim/hw/topology_loader.hpp"
+#include "sim/cli/topology_input.hpp"
 #include "sim/model/predict.hpp"
 #include "sim/report/coll_report.hpp"
 #include "sim/report/contention.hpp"
@@ -69,7 +69,7 @@ std::vector<CollLink> busiest_coll_links(const Topology& topo, std::vector<LinkT
 
 CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     CLI::App* c = app.add_subcommand("coll", "one collective over a size sweep, as an nccl-tests table");
-    c->add_option("--topology,-t", o.topology, "topology YAML file")->required();
+    c->add_option("--topology,-t", o.topology, "topology file: YAML, or NCCL topology XML (imported on the fly)")->required();
     c->add_option("--op", o.op, "collective operation (default allreduce, or the --algo-file's)");
     auto* algo = c->add_option("--algo", o.algo, "algorithm, or auto (as NCCL would choose)")->capture_default_str();
     c->add_option("--algo-file", o.algo_file, "an MSCCL XML algorithm to run instead of --algo")->excludes(algo);
@@ -128,7 +128,7 @@ int run_coll(const CollOptions& o) {
     if (o.root_given && !has_root(*op))
         bad_option("--root", "no root: only broadcast and reduce have one", std::to_string(o.root));
 
-    const Topology topo = load_topology(o.topology);
+    const Topology topo = load_cli_topology(o.topology);
     const std::vector<DeviceId> gpus = communicator_gpus(topo, o);
     const int n = static_cast<int>(gpus.size());
     const int root = has_root(*op) ? std::max(o.root, 0) : -1;

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/options.hpp"
-#include "sim/hw/topology_loader.hpp"
+#include "sim/cli/topology_input.hpp"
 #include "sim/report/diagnose_report.hpp"
 
 namespace collsim {
@@ -27,7 +27,7 @@ int run_diagnose_command(const DiagnoseOptions& o) {
     if (o.topology.empty()) {
         d = diagnose(timings, nullptr);
     } else {
-        const Topology topo = load_topology(o.topology);
+        const Topology topo = load_cli_topology(o.topology);
         // Rank r runs on the topology's r-th GPU: a timing of a rank past them has no GPU to blame.
         int highest = -1;
         for (const RankTiming& t : timings) highest = std::max(highest, t.rank);

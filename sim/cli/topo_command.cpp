@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/error.hpp"
-#include "sim/hw/topology_loader.hpp"
+#include "sim/cli/topology_input.hpp"
 #include "sim/report/topo_dot.hpp"
 #include "sim/report/topo_summary.hpp"
 
@@ -14,7 +14,7 @@ namespace collsim {
 
 namespace {
 void common(CLI::App* c, TopoOptions& o) {
-    c->add_option("file", o.file, "topology YAML file")->required();
+    c->add_option("file", o.file, "topology file (YAML, or NCCL topology XML)")->required();
     c->add_option("--seed", o.seed, "random seed (accepted; topology commands are not random)");
 }
 
@@ -33,16 +33,18 @@ CLI::App* add_topo_command(CLI::App& app, TopoOptions& o) {
     CLI::App* dot = topo->add_subcommand("dot", "the topology as a Graphviz DOT graph");
     common(dot, o);
     dot->add_flag("--collapse", o.collapse, "draw one vertex per node template instance");
+    add_topo_import_command(*topo, o);
     return topo;
 }
 
 int run_topo(const CLI::App& topo_cmd, const TopoOptions& o) {
+    if (topo_cmd.got_subcommand("import")) return run_topo_import(o);
     const bool check = topo_cmd.got_subcommand("check"), show = topo_cmd.got_subcommand("show");
     const bool formatted = check || show;
     if (formatted && o.format != "table" && o.format != "json" && !(show && o.format == "csv"))
         throw InputError(SourceLocation{}, "--format", show ? "one of table, json, csv" : "one of table, json",
                          "'" + o.format + "'");
-    const Topology topo = load_topology(o.file);
+    const Topology topo = load_cli_topology(o.file);
     if (check) {
         if (o.format == "json") {
             nlohmann::ordered_json j;

@@ -11,6 +11,7 @@
 #include "sim/core/error.hpp"
 #include "sim/validate/busbw_plot.hpp"
 #include "sim/validate/calibration_profile.hpp"
+#include "sim/validate/dataset_prediction.hpp"
 #include "sim/validate/validation_report.hpp"
 
 namespace collsim {
@@ -109,6 +110,8 @@ int run_validate(const ValidateOptions& o) {
                                    {op, o.algo, o.proto, o.disable, o.enable, gpus_per_thread(o.gpus_per_thread)}));
     }
     else data = load_datasets(o.data, machines);
+    for (const Dataset& d : data)
+        if (auto note = skipped_rows_note(d)) fmt::print(stderr, "collsim: note: {}\n", *note);
     const std::string calibration_name = o.calibration.empty() ? "defaults" : o.calibration;
     ValidationResult v;
     try {

@@ -1,5 +1,7 @@
 #include "sim/core/error.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace collsim {
@@ -33,5 +35,12 @@ InputError::InputError(SourceLocation where, std::string field, std::string expe
 
 InputErrors::InputErrors(std::vector<InputError> errors)
     : std::runtime_error(join(errors)), errors_(std::move(errors)) {}
+
+std::string quote_input(std::string_view text, std::size_t max_chars) {
+    const std::size_t line_end = std::min(text.find_first_of("\r\n"), text.size());
+    const std::size_t cut = std::min(line_end, max_chars);
+    if (cut == text.size()) return fmt::format("'{}'", text);
+    return fmt::format("'{}...' ({} characters in all)", text.substr(0, cut), text.size());
+}
 
 }  // namespace collsim

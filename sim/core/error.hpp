@@ -3,6 +3,7 @@
 // messages and exit codes (2 for bad input).
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace collsim {
@@ -38,5 +39,9 @@ public:
 private:
     std::vector<InputError> errors_;
 };
+
+// `text` in quotes for a message, cut to its first line and at most
+// `max_chars` characters (a whole file must never be echoed into an error).
+std::string quote_input(std::string_view text, std::size_t max_chars = 120);
 
 }  // namespace collsim

@@ -33,7 +33,8 @@ void YamlFields::absorb(YamlFields& other) {
 std::string describe_node(const YAML::Node& n) {
     switch (n.Type()) {
         case YAML::NodeType::Null: return "nothing";
-        case YAML::NodeType::Scalar: return "'" + n.Scalar() + "'";
+        // A file in another format (XML) reads as one long scalar: quote its start only.
+        case YAML::NodeType::Scalar: return quote_input(n.Scalar());
         case YAML::NodeType::Sequence: return "a list";
         case YAML::NodeType::Map: return "a mapping";
         default: return "an undefined node";

@@ -24,11 +24,12 @@ constexpr NameTable<GpuArch, 6> kArchs{{
     {"ada", GpuArch::ada},       {"hopper", GpuArch::hopper}, {"blackwell", GpuArch::blackwell},
 }};
 
-constexpr NameTable<LinkKind, 4> kLinkKinds{{
+constexpr NameTable<LinkKind, 5> kLinkKinds{{
     {"nvlink", LinkKind::nvlink},
     {"pcie", LinkKind::pcie},
     {"network", LinkKind::network},
     {"cpu", LinkKind::cpu},
+    {"xgmi", LinkKind::xgmi},
 }};
 }  // namespace
 
@@ -48,11 +49,12 @@ std::string_view to_string(LinkKind k) { return name_in(kLinkKinds, k); }
 
 std::optional<LinkKind> link_kind_from(std::string_view s) { return value_in(kLinkKinds, s); }
 
-std::string_view link_kind_choices() { return "one of nvlink, pcie, network, cpu"; }
+std::string_view link_kind_choices() { return "one of nvlink, pcie, network, cpu, xgmi"; }
 
 LinkClass link_class(LinkKind k) {
     switch (k) {
-        case LinkKind::nvlink: return LinkClass::nvlink;
+        case LinkKind::nvlink:
+        case LinkKind::xgmi: return LinkClass::nvlink;
         case LinkKind::network: return LinkClass::net;
         case LinkKind::pcie:
         case LinkKind::cpu: return LinkClass::pci;

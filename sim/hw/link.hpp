@@ -12,7 +12,9 @@ using LinkId = uint32_t;
 // One direction of a full-duplex link: 2*link for a->b, 2*link+1 for b->a.
 using ChannelId = uint32_t;
 
-enum class LinkKind { nvlink, pcie, network, cpu };
+// xgmi: AMD Infinity Fabric between GPUs (RCCL's <xgmi>), which RCCL plans
+// with as NCCL does with NVLink.
+enum class LinkKind { nvlink, pcie, network, cpu, xgmi };
 
 // NCCL groups its per-hop latencies by the kind of path (src/graph/tuning.cc):
 // NVLink, PCI (PCIe and CPU interconnect) and NET.

@@ -16,8 +16,11 @@
 #include "sim/hw/connectivity.hpp"
 #include "sim/hw/element_reader.hpp"
 #include "sim/hw/fabric.hpp"
+#include "sim/core/text_file.hpp"
 #include "sim/hw/fragment.hpp"
+#include "sim/hw/nccl_topo.hpp"
 #include "sim/hw/overrides.hpp"
+#include "sim/hw/topology_format.hpp"
 
 namespace collsim {
 
@@ -260,6 +263,24 @@ Topology parse_topology(const std::string& yaml_text, const std::string& name) {
     return build(load_yaml_text(yaml_text, name), name);
 }
 
-Topology load_topology(const std::string& path) { return build(load_yaml_file(path), path); }
+Topology load_topology(const std::string& path, std::vector<std::string>* notes) {
+    const std::string text = read_text_file(path);
+    const InputFormat format = sniff_input_format(text);
+    const SourceLocation start{path, 1, 1};
+    if (format == InputFormat::nccl_topology_xml) {
+        if (!notes)
+            throw InputError(start, "topology", "a schema-v1 YAML topology",
+                             "this is NCCL topology XML: use `collsim topo import` to convert it");
+        NcclImport imported = import_nccl_topology(text, path, NcclImportOptions{});
+        notes->insert(notes->end(), imported.notes.begin(), imported.notes.end());
+        // Positions in errors, if any, are in the YAML the import wrote.
+        const std::string as_yaml = path + " (imported)";
+        return build(load_yaml_text(imported.yaml, as_yaml), path);
+    }
+    if (format != InputFormat::yaml)
+        throw InputError(start, "topology", notes ? "a topology: schema-v1 YAML or NCCL topology XML" : "a schema-v1 YAML topology",
+                         fmt::format("this is {}", input_format_name(format)));
+    return build(load_yaml_text(text, path), path);
+}
 
 }  // namespace collsim

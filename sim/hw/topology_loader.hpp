@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 #include "sim/hw/topology.hpp"
 
@@ -7,7 +8,10 @@ namespace collsim {
 
 // Parse, validate, build. Every problem found in one pass is reported together
 // as InputErrors, each with file:line:column, the field and what was expected.
-Topology load_topology(const std::string& path);
+// `notes` given: NCCL topology XML is read too (imported as `topo import`
+// does, with a note per guess appended); without, it is refused with a
+// pointer to `topo import`. Any other format is refused, named.
+Topology load_topology(const std::string& path, std::vector<std::string>* notes = nullptr);
 Topology parse_topology(const std::string& yaml_text, const std::string& name);
 
 }  // namespace collsim

@@ -16,7 +16,8 @@ double gb(int64_t bps) { return static_cast<double>(bps) / 1e9; }
 
 std::string level_of(LinkKind k) {
     switch (k) {
-        case LinkKind::nvlink: return "nvlink";
+        case LinkKind::nvlink:
+        case LinkKind::xgmi: return "nvlink";
         case LinkKind::network: return "network";
         case LinkKind::pcie:
         case LinkKind::cpu: return "pcie";

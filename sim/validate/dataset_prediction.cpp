@@ -28,6 +28,20 @@ std::optional<double> usable_time_us(const MeasuredRow& row, const Dataset& d) {
 }
 }  // namespace
 
+std::optional<std::string> skipped_rows_note(const Dataset& d) {
+    std::string zero, untimed;
+    for (const auto& row : d.measurement.rows) {
+        if (usable_time_us(row, d)) continue;
+        std::string& list = row.size.count() == 0 ? zero : untimed;
+        list += (list.empty() ? "" : ", ") + std::to_string(row.line);
+    }
+    if (zero.empty() && untimed.empty()) return std::nullopt;
+    std::string note = d.path + ": skipped";
+    if (!zero.empty()) note += " the rows of 0 bytes (nccl-tests runs no collective for them) at line(s) " + zero;
+    if (!untimed.empty()) note += (zero.empty() ? "" : ";") + std::string(" the rows without a time above 0 at line(s) ") + untimed;
+    return note;
+}
+
 std::string DatasetPrediction::algos() const {
     std::vector<std::string> v;
     for (const auto& r : rows) v.push_back(r.algo);

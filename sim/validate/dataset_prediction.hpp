@@ -42,5 +42,8 @@ DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machin
 
 // The rows predict_dataset predicts: those of non-zero size with a usable time.
 std::size_t predicted_row_count(const Dataset& d);
+// Which rows of the dataset's file are not predicted, by line (rows of 0
+// bytes, rows with no time above 0); nullopt when every row is.
+std::optional<std::string> skipped_rows_note(const Dataset& d);
 
 }  // namespace collsim

@@ -72,6 +72,7 @@ public:
 
     Measurement run() {
         const auto lines = split_lines(text_);
+        refuse_markdown(lines);
         for (std::size_t i = 0; i < lines.size(); ++i) line(lines[i], static_cast<int>(i) + 1);
         finish(static_cast<int>(lines.size()));
         return std::move(m_);
@@ -79,6 +80,30 @@ public:
 
 private:
     SourceLocation at(int line, int col = 1) const { return SourceLocation{m_.file, line, col}; }
+
+    // A log pasted into Markdown (an issue, a wiki, a README) and copied back
+    // has ``` fences, and its '# ' lines became headings and lost the '#':
+    // every line after would be "garbled", so the paste is named instead.
+    void refuse_markdown(const std::vector<std::string_view>& lines) const {
+        static constexpr const char* kFix =
+            "paste the raw output as nccl-tests printed it, or delete the fence lines and put '#' back at the start "
+            "of the header lines ('# nThread ...', '#  size  count  type ...')";
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            const std::string_view s = trim(lines[i]);
+            const int n = static_cast<int>(i) + 1;
+            if (starts_with(s, "```") || starts_with(s, "~~~"))
+                throw InputError(at(n), "log", fmt::format("raw nccl-tests output; {}", kFix),
+                                 fmt::format("a Markdown code fence {}: a log pasted into Markdown", quote_input(s, 20)));
+            const auto words = split_words(lines[i]);
+            const bool header = words.size() > 2 && words[0].text == "size" && words[1].text == "count";
+            if (header || starts_with(s, "nThread ") || starts_with(s, "nccl-tests version ") ||
+                starts_with(s, "Collective test ") || starts_with(s, "Avg bus bandwidth"))
+                throw InputError(at(n), "log", fmt::format("raw nccl-tests output; {}", kFix),
+                                 fmt::format("{} without its '#': a log pasted into Markdown, which made its '# ' "
+                                             "lines headings",
+                                             quote_input(s, 40)));
+        }
+    }
 
     void line(std::string_view raw, int n) {
         const std::string_view s = trim(raw);

@@ -271,3 +271,34 @@ TEST_CASE("old nccl-tests leave AllToAll's redop cell empty under a redop header
     CHECK(*m.rows[3].result[1].busbw_GBps == Approx(56.29));
     CHECK_NOTHROW(check_measurement(m, CollOp::alltoall, 8));
 }
+
+TEST_CASE("a log pasted through Markdown is named as such, with the fix", "[ncclxml]") {
+    struct Case {
+        std::string file, expect;
+    };
+    for (const Case& c : {
+             Case{"bad/markdown-fenced.log", "markdown-fenced.log:3:1: log: expected raw nccl-tests output; paste the "
+                                             "raw output as nccl-tests printed it, or delete the fence lines and put "
+                                             "'#' back at the start of the header lines"},
+             Case{"bad/markdown-no-hash.log", "markdown-no-hash.log:1:1: log: expected raw nccl-tests output; paste "
+                                              "the raw output"},
+         }) {
+        INFO(c.file);
+        const auto r = test::run_cli("validate --log tests/data/nccl-logs/" + c.file +
+                                     " --topology topologies/dgx-h100.yaml");
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Catch::Contains(c.expect));
+    }
+    CHECK_THROWS_WITH(sample("bad/markdown-fenced.log"), Catch::Contains("found a Markdown code fence '```'"));
+    CHECK_THROWS_WITH(sample("bad/markdown-no-hash.log"),
+                      Catch::Contains("found 'nccl-tests version 2.17.9 nccl-headers=2...' (63 characters in all) "
+                                      "without its '#': a log pasted into Markdown"));
+}
+
+TEST_CASE("validate says which zero-byte rows it skipped", "[ncclxml]") {
+    const auto r = test::run_cli("validate --log tests/data/nccl-logs/new-layout-allreduce.log --topology "
+                                 "topologies/dgx-h100.yaml --format json");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err == "collsim: note: tests/data/nccl-logs/new-layout-allreduce.log: skipped the rows of 0 bytes "
+                   "(nccl-tests runs no collective for them) at line(s) 19\n");
+}
