@@ -42,7 +42,6 @@ int main(int argc, char** argv) {
     o.gpus = gpus;
     o.base.seq = seq;
     o.base.global_batch = global_batch;
-    o.base.sp = true;
     PlanSettings s;
     s.card = default_gpu_card(topo.device(topo.gpus().front()).arch);
 

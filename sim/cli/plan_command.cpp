@@ -54,6 +54,7 @@ int run_search(const ModelCard& card, const PlanCliOptions& o, const Layout& bas
     so.gpus = o.gpus;
     so.gpus_per_node = per_node;
     so.base = base;
+    so.sp = o.sp == "auto" || parse_on_off("--sp", o.sp);
     std::tie(so.shard, so.shards) = plan_shard(o.shard);
     const SearchResult r = search_layouts(card, so, settings, costs);
     if (o.format == "json") {

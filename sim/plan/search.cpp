@@ -31,7 +31,7 @@ std::vector<Layout> candidate_layouts(const ModelCard& c, const SearchOptions& o
                         Layout l = o.base;
                         l.tp = tp, l.cp = cp, l.pp = pp, l.dp = dp, l.ep = ep, l.micro_batch = mb;
                         if (pp == 1) l.vpp = 1;
-                        if (tp == 1) l.sp = false;
+                        l.sp = o.sp && tp > 1;
                         try {
                             check_layout(c, l, o.gpus, o.gpus_per_node);
                         } catch (const InputError&) {

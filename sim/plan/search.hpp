@@ -12,7 +12,8 @@ namespace collsim {
 
 struct SearchOptions {
     int gpus = 0, gpus_per_node = 8;
-    Layout base;  // recompute, ZeRO, dtype, sequence, global batch, sp, overlap come from it
+    Layout base;  // recompute, ZeRO, dtype, sequence, global batch, overlap come from it
+    bool sp = true;  // sequence parallelism wherever tp > 1
     std::vector<int64_t> micro_batches{1, 2, 4, 8};
     int shard = 0, shards = 1;
 };
