@@ -73,6 +73,9 @@ struct MicroComm {
     double tp_ag = 0, tp_rs = 0, tp_ar = 0;  // forward and backward together
     double tp_fwd = 0, tp_bwd = 0, ep_fwd = 0, ep_bwd = 0, cp_fwd = 0, cp_bwd = 0, cp_hidden = 0, pp = 0;
     double zero3_fwd = 0, zero3_bwd = 0, zero3_hidden = 0;
+    // What of the CP and ZeRO-3 exposure and overlap is the ReduceScatter's
+    // (the rest is the AllGathers'), split by their times.
+    double cp_rs_exposed = 0, cp_rs_hidden = 0, zero3_rs_exposed = 0, zero3_rs_hidden = 0;
 };
 
 }  // namespace
@@ -182,6 +185,9 @@ PlanResult plan_layout(const ModelCard& c, const Layout& l, const PlanSettings& 
             m.cp_fwd = f.exposed;
             m.cp_bwd = b.exposed;
             m.cp_hidden = f.overlapped + b.overlapped;
+            const double rs_share = rs / (2 * ag + rs);
+            m.cp_rs_exposed = (f.exposed + b.exposed) * rs_share;
+            m.cp_rs_hidden = m.cp_hidden * rs_share;
         }
         if (moe_layer && l.ep > 1) {
             const Bytes tokens = bytes_of(t * static_cast<double>(c.moe->top_k) * h * 2 / l.tp);
@@ -208,6 +214,9 @@ PlanResult plan_layout(const ModelCard& c, const Layout& l, const PlanSettings& 
         m.zero3_fwd = f.exposed;
         m.zero3_bwd = b.exposed;
         m.zero3_hidden = f.overlapped + b.overlapped;
+        const double rs_share = rs / (2 * ag + rs);
+        m.zero3_rs_exposed = (f.exposed + b.exposed) * rs_share;
+        m.zero3_rs_hidden = m.zero3_hidden * rs_share;
     };
     MicroComm dense_c = dense_comm, moe_c = moe_comm;
     zero3(false, lc.dense, dense_c);
@@ -237,6 +246,8 @@ PlanResult plan_layout(const ModelCard& c, const Layout& l, const PlanSettings& 
         sc.cp_hidden = sum(&MicroComm::cp_hidden);
         sc.zero3_fwd = sum(&MicroComm::zero3_fwd), sc.zero3_bwd = sum(&MicroComm::zero3_bwd);
         sc.zero3_hidden = sum(&MicroComm::zero3_hidden);
+        sc.cp_rs_exposed = sum(&MicroComm::cp_rs_exposed), sc.cp_rs_hidden = sum(&MicroComm::cp_rs_hidden);
+        sc.zero3_rs_exposed = sum(&MicroComm::zero3_rs_exposed), sc.zero3_rs_hidden = sum(&MicroComm::zero3_rs_hidden);
         sc.pp = l.pp > 1 ? 2.0 * l.vpp * pp_call : 0;
         stages[static_cast<std::size_t>(i)] = {fwd + sc.tp_fwd + sc.ep_fwd + sc.cp_fwd + sc.zero3_fwd + sc.pp / 2,
                                                bwd + sc.tp_bwd + sc.ep_bwd + sc.cp_bwd + sc.zero3_bwd + sc.pp / 2};
@@ -252,12 +263,15 @@ PlanResult plan_layout(const ModelCard& c, const Layout& l, const PlanSettings& 
     tally.add("TP", CollOp::allreduce, md * sc.tp_ar, 0, l.sp ? 0 : tp_calls);
     tally.add("TP", CollOp::allgather, md * sc.tp_ag, 0, l.sp ? tp_calls : 0);
     tally.add("TP", CollOp::reducescatter, md * sc.tp_rs, 0, l.sp ? tp_calls : 0);
-    tally.add("CP", CollOp::allgather, md * (sc.cp_fwd + sc.cp_bwd), md * sc.cp_hidden, m * layers_slow * 2);
-    tally.add("CP", CollOp::reducescatter, 0, 0, m * layers_slow);
+    tally.add("CP", CollOp::allgather, md * (sc.cp_fwd + sc.cp_bwd - sc.cp_rs_exposed),
+              md * (sc.cp_hidden - sc.cp_rs_hidden), m * layers_slow * 2);
+    tally.add("CP", CollOp::reducescatter, md * sc.cp_rs_exposed, md * sc.cp_rs_hidden, m * layers_slow);
     tally.add("EP", CollOp::alltoall, md * (sc.ep_fwd + sc.ep_bwd), 0, m * moe_slow * (full ? 6 : 4));
     tally.add("PP", CollOp::sendrecv, md * sc.pp, 0, m * 2 * l.vpp);
-    tally.add("DP", CollOp::allgather, md * (sc.zero3_fwd + sc.zero3_bwd), md * sc.zero3_hidden,
-              l.zero >= 3 ? m * layers_slow * 2 : 0);
+    tally.add("DP", CollOp::allgather, md * (sc.zero3_fwd + sc.zero3_bwd - sc.zero3_rs_exposed),
+              md * (sc.zero3_hidden - sc.zero3_rs_hidden), l.zero >= 3 ? m * layers_slow * 2 : 0);
+    tally.add("DP", CollOp::reducescatter, md * sc.zero3_rs_exposed, md * sc.zero3_rs_hidden,
+              l.zero >= 3 ? m * layers_slow : 0);
 
     // Gradient synchronisation of the first stage, whose last backward ends the pipeline.
     double dp_exposed = 0, param_exposed = 0;
