@@ -13,10 +13,11 @@ std::string layout_line(const Layout& l) {
     if (l.cp > 1) s += fmt::format(" x CP{}", l.cp);
     if (l.ep > 1) s += fmt::format(" (EP{})", l.ep);
     if (l.vpp > 1) s += fmt::format(", {} chunks per stage", l.vpp);
-    return s + fmt::format("; micro-batch {}, global batch {}, {} micro-batches; sequence {}; ZeRO-{}; recompute {}; "
+    return s + fmt::format("; micro-batch {}, global batch {}, {} micro-batch{}; sequence {}; ZeRO-{}; recompute {}; "
                            "sequence parallel {}; {}; overlap {}",
-                           l.micro_batch, l.global_batch, l.microbatches(), l.seq, l.zero, to_string(l.recompute),
-                           l.sp ? "on" : "off", to_string(l.dtype), l.overlap ? "on" : "off");
+                           l.micro_batch, l.global_batch, l.microbatches(), l.microbatches() == 1 ? "" : "es", l.seq,
+                           l.zero, to_string(l.recompute), l.sp ? "on" : "off", to_string(l.dtype),
+                           l.overlap ? "on" : "off");
 }
 
 }  // namespace
