@@ -46,12 +46,6 @@ double count_option(const std::string& option, const std::string& text) {
     return v * scale;
 }
 
-bool on_off(const std::string& option, const std::string& text) {
-    if (text == "on") return true;
-    if (text == "off") return false;
-    bad(option, "on or off", text);
-}
-
 GpuSpec gpu_spec(const GenCliOptions& o) {
     if (!o.gpu_card.empty() && !find_gpu_card(o.gpu_card)) bad("--gpu", gpu_card_choices(), o.gpu_card);
     if (!(o.flops_efficiency > 0 && o.flops_efficiency <= 1))
@@ -85,7 +79,7 @@ Json dp(const GenCliOptions& o) {
     if (!o.layer_flops.empty()) d.layer_flops = count_option("--layer-flops", o.layer_flops);
     d.tokens = o.tokens;
     d.bucket = size_option("--bucket", o.bucket);
-    d.overlap = on_off("--overlap", o.overlap);
+    d.overlap = parse_on_off("--overlap", o.overlap);
     d.zero = o.zero;
     // DDP reduces the .grad tensors: fp32 under automatic mixed precision, bf16 when the model is bf16.
     if (o.grad_dtype == "fp32") d.grad_bytes = 4;
@@ -150,7 +144,7 @@ Json hybrid(const GenCliOptions& o) {
     h.schedule = o.schedule;
     h.tp_placement = o.tp_placement;
     h.bucket = size_option("--bucket", o.bucket);
-    h.overlap = on_off("--overlap", o.overlap);
+    h.overlap = parse_on_off("--overlap", o.overlap);
     h.gpu = gpu_spec(o);
     return generate_hybrid(h, o.command);
 }

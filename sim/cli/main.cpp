@@ -15,6 +15,7 @@
 #include "sim/core/simulator.hpp"
 #include "sim/cli/gen_command.hpp"
 #include "sim/cli/replay_command.hpp"
+#include "sim/cli/plan_command.hpp"
 #include "sim/core/error.hpp"
 #include "version.hpp"
 
@@ -37,6 +38,8 @@ int main(int argc, char** argv) {
     CLI::App* diagnose_cmd = collsim::add_diagnose_command(app, diagnose);
     collsim::ReplayCliOptions replay;
     CLI::App* replay_cmd = collsim::add_replay_command(app, replay);
+    collsim::PlanCliOptions plan;
+    CLI::App* plan_cmd = collsim::add_plan_command(app, plan);
     collsim::GenCliOptions gen;
     CLI::App* gen_cmd = collsim::add_gen_command(app, gen);
     // The command line, without the binary's path or the output file, is
@@ -69,6 +72,7 @@ int main(int argc, char** argv) {
         if (diagnose_cmd->parsed()) return collsim::run_diagnose_command(diagnose);
         if (replay_cmd->parsed()) return collsim::run_replay(replay);
         if (gen_cmd->parsed()) return collsim::run_gen(*gen_cmd, gen);
+        if (plan_cmd->parsed()) return collsim::run_plan(plan);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;

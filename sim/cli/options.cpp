@@ -28,6 +28,12 @@ std::optional<Time> parse_positive_time(const std::string& option, const std::st
 
 std::optional<Time> parse_timeout(const std::string& text) { return parse_positive_time("--timeout", text); }
 
+bool parse_on_off(const std::string& option, const std::string& text) {
+    if (text == "on") return true;
+    if (text == "off") return false;
+    bad_option(option, "on or off", text);
+}
+
 std::vector<std::string> split_list(const std::string& text) {
     std::vector<std::string> out;
     std::size_t start = 0;

@@ -20,6 +20,9 @@ std::optional<Time> parse_positive_time(const std::string& option, const std::st
 // The watchdog of --timeout: nullopt for "", else a positive time with a unit.
 std::optional<Time> parse_timeout(const std::string& text);
 
+// "on" -> true, "off" -> false; anything else is bad input naming `option`.
+bool parse_on_off(const std::string& option, const std::string& text);
+
 // "a,b,c" -> {"a", "b", "c"}
 std::vector<std::string> split_list(const std::string& text);
 

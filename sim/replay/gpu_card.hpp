@@ -29,6 +29,11 @@ struct GpuCard {
     std::array<double, kFlopTypes> peak_flops{};  // dense FLOP/s (tensor cores where they apply); 0: unsupported
     Bandwidth memory_bandwidth;                   // HBM
     std::string source;                           // where the figures come from
+    Bytes memory_capacity;                        // HBM (or GDDR) per GPU; 0: not known (custom cards)
+    int sms = 0;                                  // streaming multiprocessors (AMD: compute units)
+    // Share of the dense peak a large GEMM sustains (clocks under tensor
+    // load, kernel efficiency); the planner's matmul model starts from it.
+    double matmul_sustained = 0;
 
     double peak(FlopType t) const { return peak_flops[static_cast<std::size_t>(t)]; }
 };

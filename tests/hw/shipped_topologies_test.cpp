@@ -31,10 +31,10 @@ const Expected kPcieDirect{8, {{"gpu", 8}, {"root_complex", 2}}, {{"cpu", 1}, {"
 
 // DGX H100 nodes plus a rail-optimised fat-tree: the node counts times
 // kDgxH100, plus `switches` and `fabric_links` network links.
-Expected cluster(std::size_t nodes, std::size_t switches, std::size_t fabric_links) {
+Expected cluster(std::size_t nodes, std::size_t switches, std::size_t fabric_links, const Expected& node = kDgxH100) {
     Expected e{8 * nodes, {}, {}};
-    for (const auto& [k, v] : kDgxH100.devices) e.devices[k] = v * nodes;
-    for (const auto& [k, v] : kDgxH100.links) e.links[k] = v * nodes;
+    for (const auto& [k, v] : node.devices) e.devices[k] = v * nodes;
+    for (const auto& [k, v] : node.links) e.links[k] = v * nodes;
     e.devices["switch"] = switches;
     e.links["network"] = fabric_links;
     return e;
@@ -71,6 +71,10 @@ const std::map<std::string, Expected>& expected() {
         // 2048 nodes, 3 tiers: 512 leaves in 16 pods of 32, 32 spines per pod
         // (512), each with 32 uplinks to a group of 8 cores (256 cores).
         {"cluster-h100-2048n", cluster(2048, 512 + 512 + 256, 16384 * 3)},
+        // DGX A100 nodes, radix 40 (20 down ports): 420 nodes need 21 leaves
+        // per rail (168), pods of 20 leaves with 20 spines each (9 pods: 180),
+        // 100 cores; links 3,360 NIC + 168 x 20 + 180 x 20 uplinks.
+        {"cluster-a100-420n", cluster(420, 168 + 180 + 100, 3360 + 3360 + 3600, kServer)},
     };
     return files;
 }

@@ -1,0 +1,26 @@
+#pragma once
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace collsim {
+
+// Options of `collsim plan`; numbers whose absence matters default to 0 (not given).
+struct PlanCliOptions {
+    std::string model, topology, calibration, format = "table", gpu;
+    int gpus = 0, tp = 1, pp = 1, dp = 0, ep = 1, cp = 1, vpp = 1, zero = 1;
+    std::string sp = "auto";  // on when tp > 1
+    int64_t micro_batch = 1, global_batch = 0, seq = 0;
+    std::string recompute = "selective", dtype = "bf16", overlap = "on", tier = "fluid";
+    double matmul_efficiency = 0;
+    bool search = false;
+    int top = 10;
+    std::string shard = "0/1";
+    std::string mode = "train";
+    int64_t batch = 1, context = 2048, tokens = 256;
+};
+
+CLI::App* add_plan_command(CLI::App& app, PlanCliOptions& o);
+int run_plan(const PlanCliOptions& o);
+
+}  // namespace collsim
