@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/input_format.hpp"
 #include "sim/core/text_file.hpp"
 
 namespace collsim {
@@ -33,7 +34,7 @@ void YamlFields::absorb(YamlFields& other) {
 std::string describe_node(const YAML::Node& n) {
     switch (n.Type()) {
         case YAML::NodeType::Null: return "nothing";
-        case YAML::NodeType::Scalar: return "'" + n.Scalar() + "'";
+        case YAML::NodeType::Scalar: return "'" + quote_input(n.Scalar()) + "'";
         case YAML::NodeType::Sequence: return "a list";
         case YAML::NodeType::Map: return "a mapping";
         default: return "an undefined node";
@@ -175,6 +176,7 @@ void reject_duplicate_keys(const YAML::Node& n, const std::string& path, const s
 }  // namespace
 
 YAML::Node load_yaml_text(const std::string& text, const std::string& name) {
+    refuse_foreign_format(text, name, "YAML");
     YAML::Node doc;
     try {
         doc = YAML::Load(text);

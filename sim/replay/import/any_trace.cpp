@@ -11,6 +11,7 @@
 #include "sim/core/json_places.hpp"
 #include "sim/core/text_file.hpp"
 #include "sim/replay/import/chakra_json.hpp"
+#include "sim/replay/import/chakra_trace.hpp"
 #include "sim/replay/import/kineto_json.hpp"
 #include "sim/replay/trace_loader.hpp"
 
@@ -97,6 +98,7 @@ std::vector<std::string> chakra_siblings(const std::string& path) {
 }  // namespace
 
 Trace load_any_trace(const std::string& path) {
+    if (std::optional<Trace> chakra = load_chakra_trace(path)) return std::move(*chakra);
     std::error_code ec;
     if (fs::is_directory(path, ec)) return import_files(directory_files(path), path);
     const std::string text = read_text_file(path);

@@ -1,0 +1,106 @@
+#include "sim/replay/import/chakra_trace.hpp"
+
+#include <zlib.h>
+
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/core/input_format.hpp"
+#include "sim/core/json_input.hpp"
+#include "sim/core/json_places.hpp"
+#include "sim/core/text_file.hpp"
+#include "sim/replay/import/chakra_et.hpp"
+#include "sim/replay/import/chakra_graph.hpp"
+#include "sim/replay/import/chakra_json.hpp"
+#include "sim/replay/import/pytorch_et.hpp"
+#include "sim/replay/import/trace_set.hpp"
+
+namespace collsim {
+
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+enum class ChakraForm { none, et, json, pytorch_et };
+
+std::string_view form_name(ChakraForm f) {
+    switch (f) {
+        case ChakraForm::et: return "a Chakra ET protobuf";
+        case ChakraForm::json: return "a Chakra JSON trace";
+        case ChakraForm::pytorch_et: return "a PyTorch execution trace";
+        default: return "another format";
+    }
+}
+
+// The first bytes of a file, gunzipped: enough to tell the forms apart
+// without reading a large trace of another format twice.
+std::string file_head(const std::string& path) {
+    std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(path.c_str(), "rb"), gzclose);
+    if (!in) return "";
+    std::string head(4096, '\0');
+    const int n = gzread(in.get(), head.data(), static_cast<unsigned>(head.size()));
+    head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    return head;
+}
+
+// Chakra's JSON opens with "workload_graph"; an execution trace with
+// "schema", "pid", "time" and "start_ts" before its "nodes".
+ChakraForm form_of_head(const std::string& head) {
+    if (sniff_input_format(head) == InputFormat::chakra_et) return ChakraForm::et;
+    if (!looks_like_json(head)) return ChakraForm::none;
+    if (head.find("\"workload_graph\"") != std::string::npos) return ChakraForm::json;
+    if (head.find("\"schema\"") != std::string::npos && head.find("\"nodes\"") != std::string::npos)
+        return ChakraForm::pytorch_et;
+    return ChakraForm::none;
+}
+
+ImportedProgram import_rank(ChakraForm form, const RankFile& f) {
+    const std::string text = read_text_file(f.path);
+    if (form == ChakraForm::et) return import_chakra_et_rank(text, f.path, f.rank);
+    const json doc = parse_json_input(text, f.path, std::string(form_name(form)));
+    if (form == ChakraForm::json ? !is_chakra_json(doc) : !is_pytorch_et(doc))
+        throw InputError(SourceLocation{f.path, 1, 1}, "file", std::string(form_name(form)),
+                         "JSON without its keys (workload_graph; schema and nodes)");
+    return with_json_places(text, f.path, [&] {
+        return form == ChakraForm::json ? import_chakra_rank(doc, f.path, f.rank)
+                                        : import_pytorch_et_rank(doc, f.path, f.rank);
+    });
+}
+
+Trace import_set(const std::vector<RankFile>& files, ChakraForm form, const std::string& source) {
+    std::vector<ImportedProgram> ranks;
+    for (const RankFile& f : files) {
+        const ChakraForm other = form_of_head(file_head(f.path));
+        if (other != form)
+            throw InputError(SourceLocation{f.path, 1, 1}, "file",
+                             fmt::format("{} like the other rank files of {}", form_name(form), source),
+                             std::string(form_name(other)));
+        ranks.push_back(import_rank(form, f));
+    }
+    // A job's world is in its traces (ngpus, the default process group) or
+    // else is the number of rank files; a set of fewer files than the world
+    // is a partial job, not a smaller one.
+    for (std::size_t r = 0; r < ranks.size(); ++r)
+        if (ranks.size() > 1 && ranks[r].world > 1 && static_cast<std::size_t>(ranks[r].world) != ranks.size())
+            throw InputError(SourceLocation{files[r].path, 0, 0}, "world size",
+                             fmt::format("one rank file per rank of its {}-rank job", ranks[r].world),
+                             fmt::format("{} rank files in {}", ranks.size(), source));
+    return assemble_trace(std::move(ranks), fs::path(source).filename().string(), source);
+}
+}  // namespace
+
+std::optional<Trace> load_chakra_trace(const std::string& path) {
+    std::error_code ec;
+    std::vector<RankFile> files;
+    if (fs::is_directory(path, ec))
+        files = folder_rank_files(path, [](const std::string& p) { return form_of_head(file_head(p)) != ChakraForm::none; });
+    else if (form_of_head(file_head(path)) != ChakraForm::none)
+        files = rank_files_of(path);
+    if (files.empty()) return std::nullopt;
+    return import_set(files, form_of_head(file_head(files.front().path)), path);
+}
+
+}  // namespace collsim
