@@ -143,9 +143,11 @@ TEST_CASE("inputs in a format their reader does not take are named as that forma
     };
     for (const Case& c : {
              Case{"replay --topology topologies/dgx-h100.yaml --trace " + dir + "/traces.tgz",
-                  dir + "/traces.tgz:1:1: file: expected YAML, found this is a tar archive: unpack it first (tar -xf)"},
+                  dir + "/traces.tgz:1:1: file: expected a workload trace (native YAML or JSON, Chakra, PyTorch ET, "
+                        "Kineto), found this is a tar archive: unpack it first (tar -xf)"},
              Case{"replay --topology topologies/dgx-h100.yaml --trace " + dir + "/a.zip",
-                  dir + "/a.zip:1:1: file: expected YAML, found this is a zip archive: unpack it first (unzip)"},
+                  dir + "/a.zip:1:1: file: expected a workload trace (native YAML or JSON, Chakra, PyTorch ET, Kineto), "
+                        "found this is a zip archive: unpack it first (unzip)"},
              Case{"coll --topology " + dir + "/a.zst", dir + "/a.zst:1:1: file: expected YAML, found this is a "
                                                              "zstd-compressed file: unpack it first (zstd -d)"},
              Case{"coll --topology " + dir + "/topo.xml",

@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 
 #include <fmt/format.h>
@@ -70,6 +71,23 @@ ImportedProgram import_rank(ChakraForm form, const RankFile& f) {
     });
 }
 
+// Notes that every rank file of a set gave alike are said once, for the set.
+void merge_rank_notes(std::vector<ImportedProgram>& ranks, const std::vector<RankFile>& files,
+                      const std::string& source) {
+    std::map<std::string, std::size_t> count;  // the note without its file
+    for (std::size_t r = 0; r < ranks.size(); ++r)
+        for (const std::string& n : ranks[r].notes)
+            if (n.starts_with(files[r].path + ": ")) ++count[n.substr(files[r].path.size() + 2)];
+    for (std::size_t r = 0; r < ranks.size(); ++r)
+        std::erase_if(ranks[r].notes, [&](const std::string& n) {
+            return ranks.size() > 1 && n.starts_with(files[r].path + ": ") &&
+                   count[n.substr(files[r].path.size() + 2)] == ranks.size();
+        });
+    for (const auto& [text, n] : count)
+        if (ranks.size() > 1 && n == ranks.size())
+            ranks[0].notes.push_back(fmt::format("{}: in each of its {} rank files: {}", source, n, text));
+}
+
 Trace import_set(const std::vector<RankFile>& files, ChakraForm form, const std::string& source) {
     std::vector<ImportedProgram> ranks;
     for (const RankFile& f : files) {
@@ -88,6 +106,7 @@ Trace import_set(const std::vector<RankFile>& files, ChakraForm form, const std:
             throw InputError(SourceLocation{files[r].path, 0, 0}, "world size",
                              fmt::format("one rank file per rank of its {}-rank job", ranks[r].world),
                              fmt::format("{} rank files in {}", ranks.size(), source));
+    merge_rank_notes(ranks, files, source);
     return assemble_trace(std::move(ranks), fs::path(source).filename().string(), source);
 }
 }  // namespace
@@ -97,8 +116,10 @@ std::optional<Trace> load_chakra_trace(const std::string& path) {
     std::vector<RankFile> files;
     if (fs::is_directory(path, ec))
         files = folder_rank_files(path, [](const std::string& p) { return form_of_head(file_head(p)) != ChakraForm::none; });
-    else if (form_of_head(file_head(path)) != ChakraForm::none)
+    else if (const std::string head = file_head(path); form_of_head(head) != ChakraForm::none)
         files = rank_files_of(path);
+    else if (fs::exists(path, ec))  // an archive, XML, ...: named, not parsed as YAML
+        refuse_foreign_format(head, path, "a workload trace (native YAML or JSON, Chakra, PyTorch ET, Kineto)");
     if (files.empty()) return std::nullopt;
     return import_set(files, form_of_head(file_head(files.front().path)), path);
 }
