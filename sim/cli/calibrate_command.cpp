@@ -10,6 +10,7 @@
 #include "sim/cli/size_list.hpp"
 #include "sim/core/error.hpp"
 #include "sim/validate/calibration_fit.hpp"
+#include "sim/validate/calibration_kfold.hpp"
 #include "sim/validate/calibration_profile.hpp"
 
 namespace collsim {
@@ -52,6 +53,7 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& o) {
     c->add_option("--output,-o", o.output, "the calibration profile to write")->required();
     c->add_option("--format", o.format, "table or json (the fit quality)")->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (runs are deterministic for a seed)")->capture_default_str();
+    c->add_flag("--force", o.force, "write the profile even when the fit is worse than its start on its own rows");
     return c;
 }
 
@@ -73,11 +75,25 @@ int run_calibrate(const CalibrateOptions& o) {
     std::vector<const Dataset*> refs;
     for (const auto& d : data) refs.push_back(&d);
     const FitResult fit = fit_calibration(refs, machines, start, options);
+    const std::optional<OutOfSample> held_out = out_of_sample(refs, machines, start, options);
+    for (const auto& p : fit.parameters)
+        if (!p.at_bound.empty())
+            fmt::print(stderr, "collsim calibrate: warning: {} ended at its {} bound ({:.4g}): the rows push it past "
+                               "what is physical, so the model misses something they measure\n",
+                       p.name, p.at_bound, p.value);
+    const std::string worse = fit_made_worse(fit.before, fit.after);
+    if (!worse.empty()) {
+        fmt::print(stderr, "collsim calibrate: the fit is worse than its start on its own rows ({}); {}\n", worse,
+                   o.force ? "writing it anyway (--force)" : "nothing written (--force writes it anyway)");
+        if (!o.force) return 1;
+    }
 
     const std::string comment = fmt::format(
         "collsim calibration profile, fitted to {} rows of {} log(s) on {} ({} simulations of each row)\n"
-        "before: {}\nafter:  {}",
-        fit.rows, data.size(), o.topology, fit.evaluations, quality(fit.before), quality(fit.after));
+        "before: {}\nafter:  {}{}",
+        fit.rows, data.size(), o.topology, fit.evaluations, quality(fit.before), quality(fit.after),
+        held_out ? fmt::format("\nout of sample ({} folds over the logs): {}", held_out->folds, quality(held_out->after))
+                 : std::string());
     std::ofstream file(o.output);
     if (!file) bad_option("--output", "a file that can be written", o.output);
     file << render_calibration(fit.calibration, comment);
@@ -91,22 +107,48 @@ int run_calibrate(const CalibrateOptions& o) {
         j["simulations_per_row"] = fit.evaluations;
         j["before"] = quality_json(fit.before);
         j["after"] = quality_json(fit.after);
+        if (held_out)
+            j["out_of_sample"] = {{"folds", held_out->folds},
+                                  {"rows", held_out->after.rows},
+                                  {"before", quality_json(held_out->before)},
+                                  {"after", quality_json(held_out->after)}};
+        else j["out_of_sample"] = nullptr;
         j["parameters"] = nlohmann::ordered_json::array();
         for (const auto& p : fit.parameters)
             j["parameters"].push_back({{"name", p.name}, {"start", p.start}, {"value", p.value}, {"lo", p.lo},
-                                       {"hi", p.hi}, {"fitted", p.active}});
+                                       {"hi", p.hi}, {"fitted", p.active},
+                                       {"at_bound", p.at_bound.empty() ? nlohmann::ordered_json(nullptr)
+                                                                       : nlohmann::ordered_json(p.at_bound)}});
+        j["downweighted_rows"] = nlohmann::ordered_json::array();
+        for (const auto& r : fit.downweighted)
+            j["downweighted_rows"].push_back({{"file", r.file}, {"line", r.line}, {"bytes", r.size.count()},
+                                              {"measured_us", r.measured_us}, {"predicted_us", r.predicted_us},
+                                              {"weight", std::round(r.weight * 1000) / 1000}, {"why", r.why}});
         out = j.dump(2) + "\n";
     } else {
         out = fmt::format("# collsim calibrate: {} rows of {} log(s) on {}, written to {}\n", fit.rows, data.size(),
                           o.topology, o.output);
-        out += fmt::format("# before: {}\n# after:  {}\n#\n", quality(fit.before), quality(fit.after));
+        out += fmt::format("# before: {}\n# after:  {}\n", quality(fit.before), quality(fit.after));
+        if (held_out)
+            out += fmt::format("# out of sample, {} folds over the logs (fitted on the others, predicting each):\n"
+                               "#   start:  {}\n#   fitted: {}\n",
+                               held_out->folds, quality(held_out->before), quality(held_out->after));
+        out += "#\n";
         out += fmt::format("# {:<40} {:>10} {:>10} {:>10} {:>10}  {}\n", "parameter", "start", "fitted", "lower",
                            "upper", "");
         for (const auto& p : fit.parameters)
             out += fmt::format("  {:<40} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g}  {}\n", p.name, p.start, p.value, p.lo,
-                               p.hi, p.active ? "" : "(the rows cannot tell it: kept)");
+                               p.hi, !p.active ? "(the rows cannot tell it: kept)"
+                                 : p.at_bound.empty() ? ""
+                                                      : "(at its " + p.at_bound + " bound)");
         for (const auto& s : fit.calibration.size_corrections)
             out += fmt::format("  size factor [{}, {}) B {:>27.4g}\n", s.from.count(), s.to.count(), s.factor);
+        if (!fit.downweighted.empty()) {
+            out += fmt::format("#\n# {} row(s) weighed down by the fit:\n", fit.downweighted.size());
+            for (const auto& r : fit.downweighted)
+                out += fmt::format("  {}:{} {} B measured {:.2f} us, fitted model {:.2f} us, weight {:.2f}: {}\n",
+                                   r.file, r.line, r.size.count(), r.measured_us, r.predicted_us, r.weight, r.why);
+        }
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;

@@ -20,10 +20,12 @@ struct CalibrateOptions {
     std::string output;             // the profile to write
     std::string format = "table";
     uint64_t seed = 0;
+    bool force = false;  // write a fit that is worse than its start on its own rows
 };
 
 CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& opts);
-// Writes the profile to --output and the fit quality to stdout.
+// Writes the profile to --output and the fit quality to stdout; exit 1 and
+// nothing written when the fit worsens its own rows, unless --force.
 int run_calibrate(const CalibrateOptions& opts);
 
 }  // namespace collsim

@@ -47,6 +47,8 @@ CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     CLI::App* c = app.add_subcommand("replay", "replay a workload trace: step time, overlap, bubbles, hot links");
     c->add_option("--topology,-t", o.topology, "topology YAML file")->required();
     c->add_option("--trace,-w", o.trace, "workload trace: native YAML/JSON, Chakra JSON or Kineto JSON")->required();
+    c->add_flag("--ranks-present", o.ranks_present,
+                "the trace's rank files are only some of the job's ranks (world_size): replicate them to the whole job");
     c->add_option("--steps", o.steps, "run the trace's program this many times back to back")->capture_default_str();
     c->add_option("--format", o.format, "table, json or csv (one row per rank)")->capture_default_str();
     c->add_option("--perfetto", o.perfetto, "also write a Perfetto/Chrome trace JSON to this file");
@@ -78,7 +80,7 @@ int run_replay(const ReplayCliOptions& o) {
     if (o.rows < 0) bad_option("--rows", "0 or more", std::to_string(o.rows));
     if (o.links < 0) bad_option("--links", "0 or more", std::to_string(o.links));
     const Topology topo = load_topology(o.topology);
-    const Trace trace = load_any_trace(o.trace);
+    const Trace trace = load_any_trace(o.trace, TraceImportOptions{o.ranks_present});
     for (const std::string& note : trace.notes) fmt::print(stderr, "collsim: note: {}\n", note);
     ReplayOptions opts;
     opts.steps = o.steps;

@@ -11,6 +11,7 @@ namespace collsim {
 struct ReplayCliOptions {
     std::string topology;
     std::string trace;
+    bool ranks_present = false;
     std::string format = "table";
     std::string perfetto;  // output file; empty: none
     std::string calibration;  // a profile from `collsim calibrate`; empty: defaults

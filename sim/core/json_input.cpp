@@ -1,11 +1,32 @@
 #include "sim/core/json_input.hpp"
 
+#include <fmt/format.h>
+
 #include "sim/core/error.hpp"
 #include "sim/core/text_file.hpp"
 
 namespace collsim {
 
+void check_json_depth(const std::string& text, const std::string& name) {
+    int depth = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\') ++i;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth)
+                throw InputError(text_position(text, i, name), "json",
+                                 fmt::format("lists and objects nested at most {} deep (kMaxJsonDepth)", kMaxJsonDepth),
+                                 fmt::format("nesting deeper than {}", kMaxJsonDepth));
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+}
+
 nlohmann::json parse_json_input(const std::string& text, const std::string& name, const std::string& expected) {
+    check_json_depth(text, name);
     try {
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {

@@ -7,9 +7,20 @@
 
 namespace collsim {
 
-// Parses `text`; malformed JSON, or a number no double holds (1e400), is an
-// InputError at its place in `name`, field "json", saying `expected`.
+// The deepest nesting of lists and objects a JSON input may have, as the YAML
+// reader bounds its own: nlohmann copies and prints values recursively, so a
+// value nested a million deep (a fuzzed "args": [[[[...) would overflow the
+// stack. Real traces nest a few levels (Kineto's "Input Dims" is 3 deep).
+inline constexpr int kMaxJsonDepth = 256;
+
+// Parses `text`; malformed JSON, a number no double holds (1e400), or nesting
+// past kMaxJsonDepth is an InputError at its place in `name`, field "json",
+// saying `expected`.
 nlohmann::json parse_json_input(const std::string& text, const std::string& name, const std::string& expected);
+
+// Throws the InputError above, at the first '[' or '{' past kMaxJsonDepth
+// levels; strings are skipped, so brackets inside them do not count.
+void check_json_depth(const std::string& text, const std::string& name);
 
 // Whether `text` opens as a JSON object (its first non-blank character is '{').
 bool looks_like_json(const std::string& text);

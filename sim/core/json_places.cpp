@@ -97,10 +97,41 @@ public:
         return found;
     }
 
+    // Where each element of the array that opens at i begins.
+    std::vector<std::size_t> elements(std::size_t i) const {
+        std::vector<std::size_t> out;
+        i = skip_space(i);
+        if (i >= t_.size() || t_[i] != '[') return out;
+        for (i = skip_space(i + 1); i < t_.size() && t_[i] != ']';) {
+            out.push_back(i);
+            i = skip_space(skip_value(i));
+            if (i < t_.size() && t_[i] == ',') i = skip_space(i + 1);
+        }
+        return out;
+    }
+
 private:
     const std::string& t_;
 };
 }  // namespace
+
+std::vector<std::size_t> json_element_offsets(const std::string& text, const std::string& path) {
+    const Walker w(text);
+    std::size_t at = w.skip_space(0);
+    for (const PathStep& step : steps_of(path)) {
+        const auto next = w.child(at, step);
+        if (!next) return {};
+        at = *next;
+    }
+    return w.elements(at);
+}
+
+std::string_view json_member_text(const std::string& text, std::size_t object, const std::string& key) {
+    const Walker w(text);
+    const auto at = w.child(object, PathStep{key, {}});
+    if (!at) return {};
+    return std::string_view(text).substr(*at, w.skip_value(*at) - *at);
+}
 
 SourceLocation json_place(const std::string& text, const std::string& path, const std::string& name) {
     const Walker w(text);

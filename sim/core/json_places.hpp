@@ -4,6 +4,8 @@
 // text along the field's path: the line and column of the value, or of the
 // nearest enclosing value the text has where the field itself is missing.
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "sim/core/error.hpp"
 
@@ -12,6 +14,15 @@ namespace collsim {
 // Where the value at `path` (keys and [indices]: "a.b[2].c"; "" or "." the
 // whole document) begins in the JSON `text`, or its nearest enclosing value.
 SourceLocation json_place(const std::string& text, const std::string& path, const std::string& name);
+
+// Where each element of the array at `path` begins in `text`, in order; empty
+// where the text has no array there. One pass over the array.
+std::vector<std::size_t> json_element_offsets(const std::string& text, const std::string& path);
+
+// The text of the value of member `key` in the object that begins at byte
+// `object`, as written (a number's own digits, a string with its quotes); empty
+// where the object has no such member.
+std::string_view json_member_text(const std::string& text, std::size_t object, const std::string& key);
 
 // Runs `read`; an InputError it throws about file `name` without a line
 // comes out at the place in `text` of the field it names.

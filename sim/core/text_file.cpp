@@ -36,16 +36,27 @@ std::string read_text_file(const std::string& path) {
 }
 
 SourceLocation text_position(const std::string& text, std::size_t byte, const std::string& name) {
+    return text_positions(text, {byte}, name).front();
+}
+
+std::vector<SourceLocation> text_positions(const std::string& text, const std::vector<std::size_t>& bytes,
+                                           const std::string& name) {
+    std::vector<SourceLocation> out;
+    out.reserve(bytes.size());
     int line = 1, column = 1;
-    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
+    std::size_t i = 0;
+    for (std::size_t byte : bytes) {
+        for (; i < byte && i < text.size(); ++i) {
+            if (text[i] == '\n') {
+                ++line;
+                column = 1;
+            } else {
+                ++column;
+            }
         }
+        out.push_back(SourceLocation{name, line, column});
     }
-    return SourceLocation{name, line, column};
+    return out;
 }
 
 }  // namespace collsim

@@ -8,12 +8,19 @@ namespace collsim {
 bool Calibration::is_default() const {
     return bandwidth_efficiency == std::array<double, 3>{1.0, 1.0, 1.0} && p2p_bandwidth_efficiency == 1.0 &&
            nvls_bandwidth_efficiency == 1.0 &&
-           hop_latency_delta == std::array<Time, 3>{} && base_latency.empty() && size_corrections.empty() &&
+           hop_latency_delta == std::array<Time, 3>{} && base_latency.empty() && op_base_latency.empty() && size_corrections.empty() &&
            launch_per_gpu == kDefaultLaunchPerGpu;
 }
 
-Protocol calibrated(Protocol p, NcclFamily family, const Calibration& c) {
+Protocol calibrated(Protocol p, NcclFamily family, const Calibration& c, std::optional<CollOp> op) {
     for (std::size_t k = 0; k < 3; ++k) p.hop_latency[k] = std::max(Time{}, p.hop_latency[k] + c.hop_latency_delta[k]);
+    if (op) {
+        auto it = c.op_base_latency.find({*op, family, p.kind});
+        if (it != c.op_base_latency.end()) {
+            p.base_latency = it->second;
+            return p;
+        }
+    }
     auto it = c.base_latency.find({family, p.kind});
     if (it != c.base_latency.end()) p.base_latency = it->second;
     return p;

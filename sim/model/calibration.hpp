@@ -4,12 +4,15 @@
 // fits them to nccl-tests logs and writes them as a profile.
 #include <array>
 #include <map>
+#include <optional>
+#include <tuple>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
+#include "sim/exec/collective.hpp"
 #include "sim/exec/protocol.hpp"
 
 namespace collsim {
@@ -54,14 +57,20 @@ struct Calibration {
     std::array<Time, 3> hop_latency_delta{};
     // Per (NCCL family, protocol): replaces the launch latency.
     std::map<std::pair<NcclFamily, ProtoKind>, Time> base_latency;
+    // Per (collective, NCCL family, protocol): replaces it for that collective
+    // only, ahead of base_latency. A fit writes these: launch latency fitted
+    // on AllReduce rows says nothing about AllGather's (a fit on AllReduce
+    // carried to AllGather turned a 48% too-fast prediction into 57% too slow).
+    std::map<std::tuple<CollOp, NcclFamily, ProtoKind>, Time> op_base_latency;
     std::vector<SizeCorrection> size_corrections;
     Time launch_per_gpu = kDefaultLaunchPerGpu;
 
     bool is_default() const;
 };
 
-// The protocol with the calibrated latencies applied.
-Protocol calibrated(Protocol p, NcclFamily family, const Calibration& c);
+// The protocol with the calibrated latencies applied; `op`'s own launch
+// latency where the profile has one.
+Protocol calibrated(Protocol p, NcclFamily family, const Calibration& c, std::optional<CollOp> op = std::nullopt);
 // A protocol of the point-to-point path: its payload share scaled by
 // p2p_bandwidth_efficiency, so every link it crosses carries payload at that
 // share of the collectives' rate, and each GPU's sends held to

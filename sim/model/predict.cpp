@@ -97,7 +97,7 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
             req.algo + "/" + req.proto);
     c.algorithm = find_algorithm(tuned->algo);
     c.proto = tuned->proto;
-    c.protocol = calibrated(*nccl_protocol(c.algorithm->family, tuned->proto), c.algorithm->family, cal);
+    c.protocol = calibrated(*nccl_protocol(c.algorithm->family, tuned->proto), c.algorithm->family, cal, req.op);
     if (is_point_to_point(req.op))
         c.protocol = point_to_point(c.protocol, cal, tuned->ceiling_GBps);
     else

@@ -92,6 +92,15 @@ struct ComputeDefaults {
     double memory_efficiency = 1.0;
 };
 
+// A collective an importer found no message size for: it keeps its measured
+// time, whatever the topology, algorithm or faults. The replay lists each.
+struct UnsizedCall {
+    std::string name;
+    SourceLocation where;
+    std::string reason;
+    Time measured;
+};
+
 struct Trace {
     std::string name;
     std::string source;  // file it came from
@@ -101,6 +110,7 @@ struct Trace {
     std::vector<Communicator> communicators;
     std::vector<std::shared_ptr<const Program>> programs;  // one per rank
     std::vector<std::string> notes;                        // what an importer assumed, for stderr
+    std::vector<UnsizedCall> unsized;                      // imported calls without a size
 
     const Program& program(int rank) const { return *programs[static_cast<std::size_t>(rank)]; }
     std::optional<uint32_t> find_communicator(std::string_view name) const;

@@ -84,6 +84,17 @@ std::string render_replay_json(const ReplayReport& rep) {
     ordered_json colls = ordered_json::array();
     for (const CollectiveRun& c : r.collectives) colls.push_back(collective(rep, c));
     j["collectives"] = std::move(colls);
+    if (!rep.trace->unsized.empty()) {
+        ordered_json unsized = ordered_json::array();
+        for (const UnsizedCall& u : rep.trace->unsized)
+            unsized.push_back(ordered_json{{"name", u.name},
+                                           {"file", u.where.file},
+                                           {"line", u.where.line},
+                                           {"column", u.where.column},
+                                           {"measured_us", u.measured.us()},
+                                           {"reason", u.reason}});
+        j["unsized_calls"] = std::move(unsized);
+    }
     ordered_json p2p = ordered_json::array();
     for (const P2PRun& p : r.p2p)
         p2p.push_back(ordered_json{{"name", p.name},

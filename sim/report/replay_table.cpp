@@ -110,6 +110,20 @@ void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
                            fluid);
 }
 
+// Imported calls without a size: their time is the measurement's, whatever the cluster.
+void unsized(std::string& out, const ReplayReport& rep, std::size_t rows) {
+    const auto& all = rep.trace->unsized;
+    if (all.empty()) return;
+    out += fmt::format("\ncalls without a size in the trace: {}, each kept at its measured time (no topology, "
+                       "algorithm or fault changes it){}:\n",
+                       all.size(), all.size() > rows ? fmt::format("; the first {} (--format json lists all)", rows) : "");
+    for (std::size_t k = 0; k < std::min(rows, all.size()); ++k) {
+        const UnsizedCall& u = all[k];
+        out += fmt::format("  {}:{}:{}: {} ({:.2f} us): {}\n", u.where.file, u.where.line, u.where.column, u.name,
+                           u.measured.us(), u.reason);
+    }
+}
+
 void transfers(std::string& out, const ReplayReport& rep) {
     const auto& all = rep.result->p2p;
     if (all.empty()) return;
@@ -162,6 +176,7 @@ std::string render_replay_table(const ReplayReport& rep, std::size_t rows) {
     distribution(out, rep);
     breakdown(out, rep);
     collectives(out, rep, rows);
+    unsized(out, rep, rows);
     transfers(out, rep);
     bubbles(out, rep, rows);
     links(out, rep);

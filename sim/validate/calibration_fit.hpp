@@ -6,7 +6,8 @@
 // optionally a time factor per size range (as SimGrid corrects its network
 // model piecewise by message size). The launch floor of runs whose threads
 // drove several GPUs (-g) is taken as the start gives it, not fitted. Least
-// squares on log time over every usable row, within bounds that keep the result physical: a link never
+// squares on log time over every usable row, under Huber's loss and
+// weighed down where a run is noisy (robust_loss.hpp), within bounds that keep the result physical: a link never
 // beats its nominal rate, no latency goes below zero.
 #include <string>
 #include <vector>
@@ -36,12 +37,25 @@ struct FittedParameter {
     // latency from bandwidth-bound rows only, a link's rate from
     // point-to-point runs only)
     bool active = true;
+    std::string at_bound;  // "lower" or "upper" where the fit ended there; empty otherwise
+};
+
+// A row the fit weighed less than least squares would (Huber's loss, or a
+// noisy run): listed so a user sees which measurements it did not trust.
+struct DownWeightedRow {
+    std::string file;
+    int line = 0;
+    Bytes size;
+    double measured_us = 0, predicted_us = 0;  // predicted with the fitted parameters
+    double weight = 1;                         // against least squares' 1
+    std::string why;
 };
 
 struct FitResult {
     Calibration calibration;
     std::vector<FittedParameter> parameters;
     ErrorSummary before, after;  // errors of the start and of the fitted calibration
+    std::vector<DownWeightedRow> downweighted;
     int rows = 0, evaluations = 0;
 };
 
@@ -49,5 +63,12 @@ struct FitResult {
 // cannot be predicted at all.
 FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache& machines, const Calibration& start,
                           const FitOptions& options = {});
+
+// What a fit made worse on its own rows than where it started (the
+// latency-bound or bandwidth-bound median, or the geometric mean, by more
+// than half a point), e.g. "latency-bound median 14.6% -> 93.7%"; empty when
+// nothing. A fit that worsens its own rows chased something the model does
+// not have, and would mispredict other runs more.
+std::string fit_made_worse(const ErrorSummary& before, const ErrorSummary& after);
 
 }  // namespace collsim

@@ -141,12 +141,16 @@ private:
             const std::string path = fmt::format("profile.base_latency[{}]", i);
             const YAML::Node e = n[i];
             if (!f_.expect_map(e, path)) continue;
-            f_.check_keys(e, path, {"family", "proto", "latency"});
+            f_.check_keys(e, path, {"op", "family", "proto", "latency"});
+            auto op_text = f_.string(e, path, "op", false);
             auto family_text = f_.string(e, path, "family", true);
             auto proto_text = f_.string(e, path, "proto", true);
             auto latency = f_.time(e, path, "latency", true);
+            std::optional<CollOp> op;
             std::optional<NcclFamily> family;
             std::optional<ProtoKind> proto;
+            if (op_text && !(op = coll_op_from(*op_text)))
+                f_.error(e["op"], path + ".op", std::string(coll_op_choices()), "'" + *op_text + "'");
             if (family_text && !(family = nccl_family_from(*family_text)))
                 f_.error(e["family"], path + ".family", family_choices(), "'" + *family_text + "'");
             if (proto_text && !(proto = proto_kind_from(*proto_text)))
@@ -154,15 +158,18 @@ private:
             if (latency && *latency > kMaxBaseLatency)
                 f_.error(e["latency"], path + ".latency", fmt::format("at most {}", kMaxBaseLatency),
                          describe_node(e["latency"]));
-            if (!family || !proto || !latency || *latency > kMaxBaseLatency) continue;
+            if ((op_text && !op) || !family || !proto || !latency || *latency > kMaxBaseLatency) continue;
             if (!nccl_protocol(*family, *proto)) {
                 f_.error(e, path, "a protocol that NCCL runs with this family",
                          fmt::format("{} with {}", to_string(*proto), to_string(*family)));
                 continue;
             }
-            if (!c.base_latency.emplace(std::pair{*family, *proto}, *latency).second)
-                f_.error(e, path, "each family and protocol once",
-                         fmt::format("{} {} again", to_string(*family), to_string(*proto)));
+            const bool fresh = op ? c.op_base_latency.emplace(std::tuple{*op, *family, *proto}, *latency).second
+                                  : c.base_latency.emplace(std::pair{*family, *proto}, *latency).second;
+            if (!fresh)
+                f_.error(e, path, op ? "each collective, family and protocol once" : "each family and protocol once",
+                         fmt::format("{}{} {} again", op ? std::string(to_string(*op)) + " " : "",
+                                     to_string(*family), to_string(*proto)));
         }
     }
 
@@ -258,11 +265,14 @@ std::string render_calibration(const Calibration& c, const std::string& comment)
         out += fmt::format("{}{}: {}", k ? ", " : "", kClasses[k], format_time(c.hop_latency_delta[k]));
     out += "}\n";
     out += fmt::format("launch_per_gpu: {}\n", format_time(c.launch_per_gpu));
-    if (!c.base_latency.empty()) {
+    if (!c.base_latency.empty() || !c.op_base_latency.empty()) {
         out += "base_latency:\n";
         for (const auto& [key, t] : c.base_latency)
             out += fmt::format("  - {{family: {}, proto: {}, latency: {}}}\n", to_string(key.first),
                                to_string(key.second), format_time(t));
+        for (const auto& [key, t] : c.op_base_latency)
+            out += fmt::format("  - {{op: {}, family: {}, proto: {}, latency: {}}}\n", to_string(std::get<0>(key)),
+                               to_string(std::get<1>(key)), to_string(std::get<2>(key)), format_time(t));
     }
     if (!c.size_corrections.empty()) {
         out += "size_corrections:\n";

@@ -10,7 +10,8 @@
 //   nvls_bandwidth_efficiency: 1            # x NCCL's NVLS rate, in place of nvlink
 //   hop_latency_delta: {nvlink: -1.2us, pci: 0s, net: 0s}  # added to every per-step latency
 //   base_latency:                           # replaces NCCL's launch latency
-//     - {family: ring, proto: simple, latency: 22.5us}
+//     - {family: ring, proto: simple, latency: 22.5us}          # every collective
+//     - {op: allgather, family: ring, proto: ll, latency: 9us}  # this one only
 //   size_corrections:                       # multiplies predicted times in [from, to)
 //     - {from: 0, to: 64K, factor: 1.08}
 #include <string>

@@ -75,8 +75,8 @@ TEST_CASE("a Chakra set of fewer files than its ngpus is refused, naming both", 
     const std::string dir = chakra_bad_dir("world");
     for (int r : {0, 1}) chakra_copy_sample(dir, r);
     CHECK_THAT(test::input_error_of([&] { load_any_trace(dir); }),
-               Catch::Contains("chakra.0.json: world size: expected one rank file per rank of its 4-rank job, found 2 "
-                               "rank files in " + dir));
+               Catch::Contains(dir + ": world_size: expected a trace for each of the job's 4 ranks (its world_size), "
+                                     "or --ranks-present to replicate the ranks given, found 2 files, of ranks 0, 1"));
     fs::remove_all(dir);
 }
 

@@ -1,5 +1,6 @@
-// Importers: NCCL kernel names, the shipped Chakra and Kineto samples, and the
-// real traces in ../shared/real-inputs when they are there (skipped if not).
+// Importers: NCCL kernel names, the shipped Chakra sample, and the real Chakra
+// traces in ../shared/real-inputs when they are there (skipped if not). The
+// Kineto importer's own tests are kineto_test.cpp and kineto_real_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -19,11 +20,6 @@ using namespace collsim;
 namespace fs = std::filesystem;
 
 namespace {
-const Topology& two_servers() {
-    static const Topology t = load_topology(test::source_path("tests/data/replay/two-servers.yaml"));
-    return t;
-}
-
 std::string real_input(const std::string& relative) {
     return test::source_path("../shared/real-inputs/" + relative);
 }
@@ -75,24 +71,6 @@ TEST_CASE("the shipped Chakra sample imports one program per rank and replays") 
     CHECK(r.makespan > Time{});
 }
 
-TEST_CASE("the shipped Kineto sample imports both ranks, sizes from the kernel args") {
-    const Trace t = load_any_trace(test::source_path("workloads/samples/kineto"));
-    REQUIRE(t.ranks == 2);
-    REQUIRE(t.find_communicator("pg 0"));
-    const Program& p = t.program(1);
-    int sized = 0;
-    for (const TraceOp& op : p.ops)
-        if (op.kind == OpKind::collective && !op.collective.duration) {
-            CHECK(op.collective.bytes == Bytes(25 << 20));
-            CHECK(op.collective.dtype == "bfloat16");
-            ++sized;
-        }
-    CHECK(sized == 3);
-    CHECK(t.notes.size() == 2);
-    const ReplayResult r = replay(test::dgx_h100(), t, ReplayOptions{});
-    CHECK(r.collectives.size() == 4);
-}
-
 TEST_CASE("a trace saved with a byte order mark imports as without one") {
     const fs::path dir = fs::temp_directory_path() / ("collsim-bom-" + std::to_string(::getpid()));
     fs::create_directories(dir);
@@ -103,35 +81,6 @@ TEST_CASE("a trace saved with a byte order mark imports as without one") {
     const Trace t = load_any_trace(dir.string());
     CHECK(t.ranks == 2);
     CHECK(t.program(1).ops.size() == load_any_trace(test::source_path("workloads/samples/kineto")).program(1).ops.size());
-    fs::remove_all(dir);
-}
-
-TEST_CASE("the real Kineto traces import: sizes where recorded, measured times where not") {
-    const std::string nccl = real_input("kineto/hta-nccl_parser_config-nccl_data.json.gz");
-    if (!fs::exists(nccl)) {
-        WARN("../shared/real-inputs is not here: skipped");
-        return;
-    }
-    const Trace t = load_any_trace(nccl);
-    CHECK(t.ranks == 2);  // rank 0 of 2, run by both
-    int sized = 0;
-    for (const TraceOp& op : t.program(0).ops) sized += op.kind == OpKind::collective && op.collective.bytes.count() > 0;
-    CHECK(sized == 21);
-    CHECK(replay(test::dgx_h100(), t, ReplayOptions{}).collectives.size() == 21);
-
-    const Trace none = load_any_trace(real_input("kineto/hta-distributed_info_not_found.json.gz"));
-    CHECK(none.ranks == 1);
-    REQUIRE_FALSE(none.notes.empty());
-    CHECK_THAT(none.notes[0], Catch::Contains("no distributedInfo (rank and world size); taken as rank 0 of 1"));
-
-    const Trace sixteen = load_any_trace(real_input("kineto/hta-negative_queue_length-rank0.json.gz"));
-    CHECK(sixteen.ranks == 16);
-    CHECK(replay(two_servers(), sixteen, ReplayOptions{}).makespan > Time{});
-
-    const std::string dir = unpack(real_input("kineto/param-dlrm_kineto.tar.gz"));
-    const Trace dlrm = load_any_trace(dir + "/dlrm_kineto");
-    CHECK(dlrm.ranks == 8);
-    CHECK(replay(test::dgx_h100(), dlrm, ReplayOptions{}).collectives.size() == 8);
     fs::remove_all(dir);
 }
 
@@ -207,7 +156,8 @@ TEST_CASE("every import error names the file and the field") {
                Catch::Contains(file + ":2:10: json: expected a Chakra or Kineto JSON trace, found malformed JSON"));
     // Two files of one rank; a directory of something else; a broken gzip file.
     fs::remove(file);
-    const std::string kineto = R"({"distributedInfo": {"rank": 0, "world_size": 2}, "traceEvents": []})";
+    const std::string kineto = R"({"distributedInfo": {"rank": 0, "world_size": 2}, "traceEvents": [)"
+                               R"({"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 2}]})";
     std::ofstream(dir + "/a.json") << kineto;
     std::ofstream(dir + "/b.json") << kineto;
     CHECK_THROWS_WITH(load_any_trace(dir), Catch::Contains(dir + ": rank: expected one trace per rank 0 to 1, found "

@@ -27,6 +27,7 @@ TEST_CASE("a calibration profile survives writing and reading back") {
     c.hop_latency_delta = {Time{} - 1200_ns, 0_ns, 3_us};
     c.base_latency[{NcclFamily::ring, ProtoKind::simple}] = 22500_ns;
     c.base_latency[{NcclFamily::tree, ProtoKind::ll}] = 7_us;
+    c.op_base_latency[{CollOp::allgather, NcclFamily::ring, ProtoKind::simple}] = 9_us;
     c.size_corrections = {{Bytes(0), Bytes(65536), 1.08}, {Bytes(65536), Bytes(3 * 1000), 0.9}};
     c.size_corrections[1].to = Bytes(64 << 20);
     c.launch_per_gpu = 6500_ns;
@@ -44,6 +45,8 @@ TEST_CASE("a calibration profile survives writing and reading back") {
     CHECK(r.nvls_bandwidth_efficiency == 0.875);
     CHECK(r.hop_latency_delta == c.hop_latency_delta);
     CHECK(r.base_latency == c.base_latency);
+    CHECK(r.op_base_latency == c.op_base_latency);
+    CHECK_THAT(text, Catch::Contains("  - {op: allgather, family: ring, proto: simple, latency: 9us}"));
     CHECK(r.launch_per_gpu == 6500_ns);
     REQUIRE(r.size_corrections.size() == 2);
     CHECK(r.size_corrections[1].from == Bytes(65536));
@@ -99,6 +102,12 @@ TEST_CASE("bad calibration profiles name the field, the line and what was expect
              Case{kHead + "base_latency:\n  - {family: ring, proto: ll, latency: 5us}\n"
                           "  - {family: ring, proto: ll, latency: 6us}\n",
                   "p.yaml:4:5: profile.base_latency[1]: expected each family and protocol once, found ring ll again"},
+             Case{kHead + "base_latency:\n  - {op: allmix, family: ring, proto: ll, latency: 5us}\n",
+                  "p.yaml:3:10: profile.base_latency[0].op: expected one of allreduce, allgather"},
+             Case{kHead + "base_latency:\n  - {op: allgather, family: ring, proto: ll, latency: 5us}\n"
+                          "  - {op: allgather, family: ring, proto: ll, latency: 6us}\n",
+                  "p.yaml:4:5: profile.base_latency[1]: expected each collective, family and protocol once, found "
+                  "allgather ring ll again"},
              Case{kHead + "base_latency:\n  - {family: ring, proto: ll}\n",
                   "profile.base_latency[0].latency: expected a time like '600ns' (required), found no such field"},
              Case{kHead + "size_corrections:\n  - {from: 1M, to: 64K, factor: 1.1}\n",

@@ -7,10 +7,12 @@
 #include "sim/validate/error_stats.hpp"
 #include "sim/validate/least_squares.hpp"
 #include "tests/support/run_cli.hpp"
+#include "tests/support/synthetic_run.hpp"
 
 using namespace collsim;
 using namespace collsim::literals;
 using collsim::test::source_path;
+using collsim::test::synthetic_run;
 
 TEST_CASE("least squares finds a line's intercept and slope") {
     // y = 3 + 2t, measured at t = 0..4
@@ -78,37 +80,6 @@ TEST_CASE("error statistics: quantiles, geometric mean and the two size ranges")
 
 namespace {
 
-// A run "measured" by the model itself under a known calibration, each of
-// its threads launching on `gpus_per_thread` GPUs: a ring AllReduce, or
-// `algo` running `op`.
-Dataset synthetic_run(const std::string& topology, TopologyCache& machines, const Calibration& truth,
-                      int gpus_per_thread = 1, CollOp op = CollOp::allreduce, const std::string& algo = "ring") {
-    Dataset d;
-    d.name = topology;
-    d.path = topology;
-    d.topology_path = source_path(topology);
-    d.op = op;
-    d.algo = algo;
-    d.proto = "simple";
-    d.gpus_per_thread = gpus_per_thread;
-    auto& m = machines.get(d.topology_path);
-    d.ranks = static_cast<int>(m.topo.gpus().size());
-    PredictRequest req;
-    req.ranks = m.topo.gpus();
-    req.op = op;
-    req.algo = algo;
-    req.proto = "simple";
-    for (int64_t size = 8; size <= (int64_t{1} << 30); size *= 8) {
-        req.bytes = Bytes(size);
-        MeasuredRow row;
-        row.size = Bytes(size);
-        row.result[0].time_us =
-            with_launch_floor(predict_collective(m.topo, m.routes, req, truth).time, gpus_per_thread, truth).us();
-        d.measurement.rows.push_back(row);
-    }
-    return d;
-}
-
 // A 1 GiB `op` run by `algo` over every GPU of a DGX H100: its time under `cal`.
 double dgx_time_us(TopologyCache& machines, CollOp op, const std::string& algo, const Calibration& cal) {
     auto& m = machines.get(source_path("topologies/dgx-h100.yaml"));
@@ -141,7 +112,7 @@ TEST_CASE("calibrate recovers the parameters that produced a run") {
     CHECK(c.bandwidth_efficiency[0] == Approx(0.9).epsilon(0.025));
     CHECK(c.bandwidth_efficiency[0] > 0.9);
     CHECK(c.hop_latency_delta[0].us() == Approx(0.8).margin(0.02));
-    CHECK(c.base_latency.at({NcclFamily::ring, ProtoKind::simple}).us() == Approx(15).margin(0.2));
+    CHECK(c.op_base_latency.at({CollOp::allreduce, NcclFamily::ring, ProtoKind::simple}).us() == Approx(15).margin(0.2));
     // No row crosses PCIe or the network: those stay as they were.
     CHECK(c.bandwidth_efficiency[1] == 1.0);
     CHECK(c.hop_latency_delta[2] == Time{});
@@ -180,13 +151,15 @@ TEST_CASE("a run of bandwidth-bound rows only leaves the latencies where they st
     const Calibration& c = fit.calibration;
     CHECK(c.hop_latency_delta[0] == Time{});
     const Time start = nccl_protocol(NcclFamily::ring, ProtoKind::simple)->base_latency;
-    CHECK(c.base_latency.at({NcclFamily::ring, ProtoKind::simple}) == start);
+    // Not identified, so not in the profile: the collective keeps NCCL's.
+    CHECK(c.base_latency.empty());
+    CHECK(c.op_base_latency.empty());
     CHECK(c.bandwidth_efficiency[0] < 0.9);
     CHECK_FALSE(fit.parameters[3].active);  // NVLink per-step latency
     // With the small rows back, the launch latency is seen and fitted.
     Dataset all = synthetic_run("topologies/dgx-h100.yaml", machines, truth);
     const FitResult full = fit_calibration({&all}, machines, Calibration{});
-    CHECK(full.calibration.base_latency.at({NcclFamily::ring, ProtoKind::simple}) > start + 10_us);
+    CHECK(full.calibration.op_base_latency.at({CollOp::allreduce, NcclFamily::ring, ProtoKind::simple}) > start + 10_us);
 }
 
 TEST_CASE("calibrate fits the GPUs' latencies around the launch floor of a run's -g") {
@@ -205,7 +178,7 @@ TEST_CASE("calibrate fits the GPUs' latencies around the launch floor of a run's
     const FitResult fit = fit_calibration({&eight}, machines, start);
     CHECK(*fit.after.median_pct < 0.5);
     CHECK(fit.calibration.launch_per_gpu == truth.launch_per_gpu);
-    const double base = fit.calibration.base_latency.at({NcclFamily::ring, ProtoKind::simple}).us();
+    const double base = fit.calibration.op_base_latency.at({CollOp::allreduce, NcclFamily::ring, ProtoKind::simple}).us();
     CHECK(base == Approx(15).margin(2));
 }
 

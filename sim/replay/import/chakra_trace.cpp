@@ -37,11 +37,14 @@ std::string_view form_name(ChakraForm f) {
 }
 
 // The first bytes of a file, gunzipped: enough to tell the forms apart
-// without reading a large trace of another format twice.
+// without reading a large trace of another format twice. Chakra's writers
+// put the keys that tell them ("workload_graph"; "schema" ... "nodes")
+// within the first few hundred bytes.
+constexpr std::size_t kHeadBytes = 64 << 10;
 std::string file_head(const std::string& path) {
     std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(path.c_str(), "rb"), gzclose);
     if (!in) return "";
-    std::string head(4096, '\0');
+    std::string head(kHeadBytes, '\0');
     const int n = gzread(in.get(), head.data(), static_cast<unsigned>(head.size()));
     head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
     return head;
@@ -62,6 +65,7 @@ ImportedProgram import_rank(ChakraForm form, const RankFile& f) {
     const std::string text = read_text_file(f.path);
     if (form == ChakraForm::et) return import_chakra_et_rank(text, f.path, f.rank);
     const json doc = parse_json_input(text, f.path, std::string(form_name(form)));
+    check_json_depth(text, f.path);
     if (form == ChakraForm::json ? !is_chakra_json(doc) : !is_pytorch_et(doc))
         throw InputError(SourceLocation{f.path, 1, 1}, "file", std::string(form_name(form)),
                          "JSON without its keys (workload_graph; schema and nodes)");
@@ -88,7 +92,8 @@ void merge_rank_notes(std::vector<ImportedProgram>& ranks, const std::vector<Ran
             ranks[0].notes.push_back(fmt::format("{}: in each of its {} rank files: {}", source, n, text));
 }
 
-Trace import_set(const std::vector<RankFile>& files, ChakraForm form, const std::string& source) {
+Trace import_set(const std::vector<RankFile>& files, ChakraForm form, const std::string& source,
+                 bool ranks_present) {
     std::vector<ImportedProgram> ranks;
     for (const RankFile& f : files) {
         const ChakraForm other = form_of_head(file_head(f.path));
@@ -98,20 +103,12 @@ Trace import_set(const std::vector<RankFile>& files, ChakraForm form, const std:
                              std::string(form_name(other)));
         ranks.push_back(import_rank(form, f));
     }
-    // A job's world is in its traces (ngpus, the default process group) or
-    // else is the number of rank files; a set of fewer files than the world
-    // is a partial job, not a smaller one.
-    for (std::size_t r = 0; r < ranks.size(); ++r)
-        if (ranks.size() > 1 && ranks[r].world > 1 && static_cast<std::size_t>(ranks[r].world) != ranks.size())
-            throw InputError(SourceLocation{files[r].path, 0, 0}, "world size",
-                             fmt::format("one rank file per rank of its {}-rank job", ranks[r].world),
-                             fmt::format("{} rank files in {}", ranks.size(), source));
     merge_rank_notes(ranks, files, source);
-    return assemble_trace(std::move(ranks), fs::path(source).filename().string(), source);
+    return assemble_trace(std::move(ranks), fs::path(source).filename().string(), source, ranks_present);
 }
 }  // namespace
 
-std::optional<Trace> load_chakra_trace(const std::string& path) {
+std::optional<Trace> load_chakra_trace(const std::string& path, bool ranks_present) {
     std::error_code ec;
     std::vector<RankFile> files;
     if (fs::is_directory(path, ec))
@@ -121,7 +118,7 @@ std::optional<Trace> load_chakra_trace(const std::string& path) {
     else if (fs::exists(path, ec))  // an archive, XML, ...: named, not parsed as YAML
         refuse_foreign_format(head, path, "a workload trace (native YAML or JSON, Chakra, PyTorch ET, Kineto)");
     if (files.empty()) return std::nullopt;
-    return import_set(files, form_of_head(file_head(files.front().path)), path);
+    return import_set(files, form_of_head(file_head(files.front().path)), path, ranks_present);
 }
 
 }  // namespace collsim

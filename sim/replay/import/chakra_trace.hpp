@@ -11,6 +11,8 @@
 
 namespace collsim {
 
-std::optional<Trace> load_chakra_trace(const std::string& path);
+// `ranks_present`: a set of fewer files than the job's ranks is replicated
+// to them rather than refused (assemble_trace).
+std::optional<Trace> load_chakra_trace(const std::string& path, bool ranks_present = false);
 
 }  // namespace collsim

@@ -16,21 +16,55 @@ std::string short_op_name(std::string_view name, uint64_t id) {
     return fmt::format("{}#{}", name, id);
 }
 
-Trace assemble_trace(std::vector<ImportedProgram> ranks, const std::string& name, const std::string& source) {
+namespace {
+// "0, 1, 5" (at most ten, then "...").
+std::string rank_list(const std::vector<ImportedProgram>& ranks) {
+    std::string out;
+    for (std::size_t i = 0; i < ranks.size() && i < 10; ++i) out += (i ? ", " : "") + std::to_string(ranks[i].rank);
+    return ranks.size() > 10 ? out + ", ..." : out;
+}
+}  // namespace
+
+Trace assemble_trace(std::vector<ImportedProgram> ranks, const std::string& name, const std::string& source,
+                     bool ranks_present) {
     Trace t;
     t.name = name;
     t.source = source;
-    const bool replicate = ranks.size() == 1 && ranks[0].world > 1;
-    t.ranks = replicate ? ranks[0].world : static_cast<int>(ranks.size());
-    if (replicate)
+    std::sort(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+    const int world = ranks.front().world;
+    for (const ImportedProgram& r : ranks)
+        if (r.world != world)
+            throw InputError(SourceLocation{source, 0, 0}, "world_size",
+                             fmt::format("the same world size in every file ({} in rank {}'s)", world, ranks.front().rank),
+                             fmt::format("{} in rank {}'s", r.world, r.rank));
+    // A world of 1 with several files: the format records none (Chakra without "ngpus").
+    const bool world_known = world > 1 || ranks.size() == 1;
+    const auto files = static_cast<int>(ranks.size());
+    const bool partial = world_known && files > 1 && files != world;
+    if (partial && (files > world || !ranks_present))
+        throw InputError(SourceLocation{source, 0, 0}, "world_size",
+                         fmt::format("a trace for each of the job's {} ranks (its world_size){}", world,
+                                     files > world ? "" : ", or --ranks-present to replicate the ranks given"),
+                         fmt::format("{} files, of ranks {}", files, rank_list(ranks)));
+    const bool replicate = (files == 1 && world > 1) || partial;
+    t.ranks = replicate ? world : files;
+    if (files == 1 && replicate)
         t.notes.push_back(fmt::format("{}: only rank {}'s trace of {} ranks; every rank runs it", source, ranks[0].rank,
                                       ranks[0].world));
-    std::sort(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
-    for (std::size_t i = 0; i < ranks.size() && !replicate; ++i)
-        if (ranks[i].rank != static_cast<int>(i))
+    if (partial)
+        t.notes.push_back(fmt::format("{}: {} of the job's {} ranks' traces (ranks {}); as --ranks-present asks, each "
+                                      "other rank runs the program of the nearest present rank below it (or the "
+                                      "lowest), and every process group is taken as the whole job",
+                                      source, files, world, rank_list(ranks)));
+    for (std::size_t i = 1; i < ranks.size(); ++i)
+        if (ranks[i].rank == ranks[i - 1].rank || (!replicate && ranks[i].rank != static_cast<int>(i)))
             throw InputError(SourceLocation{source, 0, 0}, "rank",
-                             fmt::format("one trace per rank 0 to {}", ranks.size() - 1),
-                             fmt::format("rank {} where rank {} belongs", ranks[i].rank, i));
+                             fmt::format("one trace per rank 0 to {}", t.ranks - 1),
+                             fmt::format("rank {} where rank {} belongs", ranks[i].rank,
+                                         ranks[i].rank == ranks[i - 1].rank ? ranks[i].rank + 1 : static_cast<int>(i)));
+    if (!replicate && ranks.front().rank != 0)
+        throw InputError(SourceLocation{source, 0, 0}, "rank", fmt::format("one trace per rank 0 to {}", t.ranks - 1),
+                         fmt::format("rank {} where rank 0 belongs", ranks.front().rank));
     // Communicators: one per name, with every distinct group that some rank reports.
     std::map<std::string, std::vector<std::vector<int>>> groups;
     for (const auto& r : ranks)
@@ -56,6 +90,7 @@ Trace assemble_trace(std::vector<ImportedProgram> ranks, const std::string& name
         t.communicators.push_back(std::move(c));
     }
     std::map<CollOp, int> unsimulated;
+    std::vector<std::shared_ptr<const Program>> programs;  // one per file, in rank order
     for (auto& r : ranks) {
         for (std::string& n : r.notes) t.notes.push_back(std::move(n));
         for (TraceOp& op : r.program.ops) {
@@ -67,9 +102,13 @@ Trace assemble_trace(std::vector<ImportedProgram> ranks, const std::string& name
                 ++unsimulated[op.collective.op];
             }
         }
-        auto program = std::make_shared<const Program>(std::move(r.program));
-        if (replicate) t.programs.assign(static_cast<std::size_t>(t.ranks), program);
-        else t.programs.push_back(std::move(program));
+        for (UnsizedCall& u : r.unsized) t.unsized.push_back(std::move(u));
+        programs.push_back(std::make_shared<const Program>(std::move(r.program)));
+    }
+    // Rank k runs the program of the last present rank at or below it (the first where none is).
+    for (int k = 0, p = 0; k < t.ranks; ++k) {
+        while (p + 1 < files && ranks[static_cast<std::size_t>(p + 1)].rank <= k) ++p;
+        t.programs.push_back(programs[static_cast<std::size_t>(p)]);
     }
     for (const auto& [op, count] : unsimulated)
         t.notes.push_back(fmt::format("{}: collsim has no {} algorithm yet; {} such calls keep their measured time",

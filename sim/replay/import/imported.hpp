@@ -11,6 +11,10 @@
 
 namespace collsim {
 
+// The most ranks an imported job may have (its world_size): every rank gets a
+// program, so this bounds the memory a trace can ask for.
+inline constexpr int kMaxImportedRanks = 1 << 20;
+
 struct ImportedComm {
     std::string name;
     std::vector<int> group;  // ranks, ascending; empty: every rank
@@ -22,11 +26,16 @@ struct ImportedProgram {
     std::vector<ImportedComm> comms;   // CollectiveSpec::comm indexes these
     Program program;
     std::vector<std::string> notes;
+    std::vector<UnsizedCall> unsized;
 };
 
 // One rank per program. A single program of a job with more ranks is run by
-// every rank (an SPMD assumption, stated in the trace's notes).
-Trace assemble_trace(std::vector<ImportedProgram> ranks, const std::string& name, const std::string& source);
+// every rank (an SPMD assumption, stated in the trace's notes). Several
+// programs must be the whole job (one per rank of their world size), unless
+// `ranks_present`: then each missing rank runs the program of the nearest
+// present rank below it (or the lowest), as the notes say.
+Trace assemble_trace(std::vector<ImportedProgram> ranks, const std::string& name, const std::string& source,
+                     bool ranks_present = false);
 
 // "aten::mm", "ncclKernel_AllReduce_RING_LL_Sum_float": a name short enough for
 // reports, without the argument list, and unique with its id appended.

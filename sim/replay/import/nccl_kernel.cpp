@@ -59,4 +59,10 @@ std::optional<NcclKernel> parse_nccl_kernel(std::string_view name) {
     return std::nullopt;
 }
 
+std::string_view nccl_kernel_label(CollOp op) {
+    for (const auto& [label, o] : kOps)
+        if (o == op) return label;
+    return "";
+}
+
 }  // namespace collsim

@@ -19,4 +19,7 @@ struct NcclKernel {
 
 std::optional<NcclKernel> parse_nccl_kernel(std::string_view name);
 
+// The operation's name in kernel names ("AllReduce"; "SendRecv" for CollOp::sendrecv).
+std::string_view nccl_kernel_label(CollOp op);
+
 }  // namespace collsim
