@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/input_format.hpp"
 #include "sim/core/text_file.hpp"
 
 namespace collsim {
@@ -176,6 +177,7 @@ void reject_duplicate_keys(const YAML::Node& n, const std::string& path, const s
 }  // namespace
 
 YAML::Node load_yaml_text(const std::string& text, const std::string& name) {
+    refuse_foreign_format(text, name, "YAML");
     YAML::Node doc;
     try {
         doc = YAML::Load(text);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <regex>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -10,8 +9,9 @@
 #include "sim/core/json_input.hpp"
 #include "sim/core/json_places.hpp"
 #include "sim/core/text_file.hpp"
-#include "sim/replay/import/chakra_json.hpp"
+#include "sim/replay/import/chakra_trace.hpp"
 #include "sim/replay/import/kineto_json.hpp"
+#include "sim/replay/import/trace_set.hpp"
 #include "sim/replay/trace_loader.hpp"
 
 namespace collsim {
@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-enum class Format { native, chakra, kineto };
+enum class Format { native, kineto };
 
 Format format_of(const std::string& text, const std::string& name, json& doc) {
     if (!looks_like_json(text)) return Format::native;
@@ -32,24 +32,8 @@ Format format_of(const std::string& text, const std::string& name, json& doc) {
     else doc = json::parse(text, nullptr, false);
     if (doc.is_discarded()) return Format::native;
     check_json_depth(text, name);  // before anything copies the value recursively
-    if (is_chakra_json(doc)) return Format::chakra;
     if (is_kineto_json(doc)) return Format::kineto;
     return Format::native;
-}
-
-// The rank in "chakra.3.json" or "trace.3.json.gz"; nullopt when the name has none.
-std::optional<int> rank_in_name(const std::string& name, std::string* prefix = nullptr) {
-    static const std::regex pattern(R"(^(.*)\.(\d+)\.json(\.gz)?$)");
-    std::smatch m;
-    if (!std::regex_match(name, m, pattern)) return std::nullopt;
-    if (prefix) *prefix = m[1].str();
-    return std::stoi(m[2].str());
-}
-
-ImportedProgram import_one(Format f, const json& doc, const std::string& text, const std::string& file) {
-    if (f == Format::kineto) return import_kineto_rank(doc, text, file);
-    const auto rank = rank_in_name(fs::path(file).filename().string());
-    return import_chakra_rank(doc, file, rank.value_or(0));
 }
 
 Trace import_files(const std::vector<std::string>& files, const std::string& source, const TraceImportOptions& options) {
@@ -63,7 +47,7 @@ Trace import_files(const std::vector<std::string>& files, const std::string& sou
             throw InputError(SourceLocation{file, 0, 0}, "file",
                              "a Chakra or Kineto JSON trace like the other files of " + source, "another format");
         format = f;
-        ranks.push_back(with_json_places(text, file, [&] { return import_one(f, doc, text, file); }));
+        ranks.push_back(with_json_places(text, file, [&] { return import_kineto_rank(doc, text, file); }));
     }
     return assemble_trace(std::move(ranks), fs::path(source).filename().string(), source, options.ranks_present);
 }
@@ -72,7 +56,8 @@ std::vector<std::string> directory_files(const std::string& dir) {
     std::vector<std::string> files;
     for (const auto& e : fs::directory_iterator(dir)) {
         const std::string name = e.path().filename().string();
-        if (e.is_regular_file() && (name.ends_with(".json") || name.ends_with(".json.gz"))) files.push_back(e.path());
+        if (e.is_regular_file() && !skipped_in_folder(name) && (name.ends_with(".json") || name.ends_with(".json.gz")))
+            files.push_back(e.path());
     }
     std::sort(files.begin(), files.end());
     if (files.empty())
@@ -80,24 +65,10 @@ std::vector<std::string> directory_files(const std::string& dir) {
     return files;
 }
 
-// NAME.0.json and its siblings NAME.1.json, ... (as long as they continue).
-std::vector<std::string> chakra_siblings(const std::string& path) {
-    const fs::path p(path);
-    std::string prefix;
-    const auto rank = rank_in_name(p.filename().string(), &prefix);
-    if (!rank || *rank != 0) return {path};
-    const std::string ext = p.filename().string().ends_with(".gz") ? ".json.gz" : ".json";
-    std::vector<std::string> files;
-    for (int r = 0;; ++r) {
-        const fs::path sibling = p.parent_path() / fmt::format("{}.{}{}", prefix, r, ext);
-        if (!fs::exists(sibling)) break;
-        files.push_back(sibling.string());
-    }
-    return files;
-}
 }  // namespace
 
 Trace load_any_trace(const std::string& path, const TraceImportOptions& options) {
+    if (std::optional<Trace> chakra = load_chakra_trace(path, options.ranks_present)) return std::move(*chakra);
     std::error_code ec;
     if (fs::is_directory(path, ec)) return import_files(directory_files(path), path, options);
     const std::string text = read_text_file(path);
@@ -105,7 +76,6 @@ Trace load_any_trace(const std::string& path, const TraceImportOptions& options)
     switch (format_of(text, path, doc)) {
         case Format::native: return parse_trace(text, path);
         case Format::kineto: return import_files({path}, path, options);
-        case Format::chakra: return import_files(chakra_siblings(path), path, options);
     }
     return parse_trace(text, path);
 }

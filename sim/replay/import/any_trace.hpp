@@ -1,10 +1,10 @@
 #pragma once
 // Loads a workload trace in any format collsim reads, told apart by content:
-// a Chakra JSON trace ("workload_graph"), a Kineto Chrome trace
+// Chakra in any of its forms (chakra_trace.hpp: ET protobuf, Chakra JSON,
+// PyTorch execution traces, one NAME.N file per rank), a Kineto Chrome trace
 // ("traceEvents"), otherwise the native format (YAML or JSON). A directory
-// holds one file per rank (Chakra: NAME.RANK.json; Kineto: any names, the rank
-// from distributedInfo). A Chakra file NAME.0.json also picks up its siblings
-// NAME.1.json, ... when they exist. Files may be gzip-compressed.
+// holds one file per rank (Kineto: any names, the rank from distributedInfo).
+// Files may be gzip-compressed.
 #include <string>
 
 #include "sim/replay/trace.hpp"

@@ -5,12 +5,8 @@
 // Name, NodeType (et_def.proto: 4 COMP, 5 SEND, 6 RECV, 7 COLL), is_cpu_op,
 // runtime (microseconds), data_deps, and for communication comm_type
 // (0 ALL_REDUCE, 1 REDUCE, 2 ALL_GATHER, 5 BROADCAST, 6 ALL_TO_ALL,
-// 7 REDUCE_SCATTER), comm_size, comm_src, comm_dst.
-//
-// As ASTRA-sim runs them: only data_deps order nodes (ctrlDeps record the
-// call tree); CPU ops run one at a time on the "cpu" stream, GPU kernels on
-// "compute", GPU collectives and transfers on "comm". A collective without
-// comm_size keeps its measured runtime (noted).
+// 7 REDUCE_SCATTER), comm_size, comm_src, comm_dst. chakra_graph.hpp makes
+// the program, as for the ET protobuf.
 #include <string>
 
 #include <nlohmann/json.hpp>
