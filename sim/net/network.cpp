@@ -180,8 +180,16 @@ void Network::rerate_around(const std::vector<ResourceId>& touched) {
 // Progressive filling: repeatedly take the resource with the smallest fair
 // share among its unfrozen flows, give that share to those flows, freeze them.
 // The resources wait in a heap ordered by share (ties: lowest id), so a fill
-// costs O(F k log R) rather than a scan of every resource and flow per level:
-// in-network reduction ties hundreds of flows into one component.
+// costs O(F k + P log R) rather than a scan of every resource and flow per
+// level: in-network reduction ties hundreds of flows into one component, and
+// a replay's fluid streams thousands.
+// Each resource has one entry, updated lazily: freezing flows at the smallest
+// share s only raises another resource's share, since (cap - s) / (u - 1) >=
+// cap / u exactly when s <= cap / u. So an entry's share is a lower bound of
+// its resource's, and the entry at the top, if current, is the true minimum
+// (ties by id as before); a stale one is pushed back with its current share.
+// The order of freezing, hence every rate, is that of re-pushing each entry on
+// every change, at a fraction of the pushes (P, not F k).
 void Network::fill(const std::vector<FlowId>& component, const std::vector<ResourceId>& resources) {
     struct Res {
         int64_t cap;
@@ -194,9 +202,8 @@ void Network::fill(const std::vector<FlowId>& component, const std::vector<Resou
         advance(flows_[id]);
         for (ResourceId r : flows_[id].resources) ++at(r).unfrozen;
     }
-    // A snapshot of a resource's state; every change pushes a new one, and
-    // only a snapshot that still matches its resource counts (states never
-    // repeat: each change lowers the unfrozen count).
+    // A snapshot of a resource's state; it counts only while it still matches
+    // (states never repeat: each change lowers the unfrozen count).
     struct Entry {
         int64_t cap, unfrozen;
         ResourceId id;
@@ -216,7 +223,12 @@ void Network::fill(const std::vector<FlowId>& component, const std::vector<Resou
         const Entry e = heap.back();
         heap.pop_back();
         const Res& best = at(e.id);
-        if (best.unfrozen == 0 || best.cap != e.cap || best.unfrozen != e.unfrozen) continue;
+        if (best.unfrozen == 0) continue;
+        if (best.cap != e.cap || best.unfrozen != e.unfrozen) {
+            heap.push_back(Entry{best.cap, best.unfrozen, e.id});
+            std::push_heap(heap.begin(), heap.end(), after);
+            continue;
+        }
         const int64_t share = std::max<int64_t>(best.cap, 0) / best.unfrozen;
         for (FlowId id : on_resource_[e.id]) {
             int64_t& rate = new_rate[flow_slot_[id]];
@@ -226,10 +238,7 @@ void Network::fill(const std::vector<FlowId>& component, const std::vector<Resou
             for (ResourceId q : flows_[id].resources) {
                 Res& x = at(q);
                 x.cap -= share;
-                if (--x.unfrozen > 0) {
-                    heap.push_back(Entry{x.cap, x.unfrozen, q});
-                    std::push_heap(heap.begin(), heap.end(), after);
-                }
+                --x.unfrozen;
             }
         }
     }
