@@ -1,7 +1,6 @@
 #include "algorithms/cost_model.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include "sim/exec/step_costs.hpp"
 
@@ -67,19 +66,28 @@ std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& tr
     std::vector<const Path*> paths;
     paths.reserve(transfers.size());
     // A GPU's ceiling is split over its channels, each shared by the
-    // channel's sends (as the executor holds them).
-    std::unordered_map<uint64_t, int> sends_from;
-    sends_from.reserve(transfers.size());
+    // channel's sends (as the executor holds them). Counted by sorting the
+    // senders, not in a hash map: closed forms at scale pass millions of
+    // transfers, and the map's node per sender cost more than the sort.
     auto sender = [](const Transfer& t) { return (static_cast<uint64_t>(t.from) << 16) | static_cast<uint64_t>(t.channel & 0xffff); };
-    std::set<int> channels;
+    std::vector<uint64_t> senders;
+    senders.reserve(transfers.size());
+    std::vector<int> channels;
     for (const Transfer& t : transfers) {
         paths.push_back(&path(t.from, t.to, t.channel));
         if (t.bytes.count() == 0) continue;
         for (ChannelId l : paths.back()->channels)
             if (load_[l]++ == 0) loaded.push_back(l);
-        ++sends_from[sender(t)];
-        channels.insert(t.channel);
+        senders.push_back(sender(t));
+        channels.push_back(t.channel);
     }
+    std::sort(senders.begin(), senders.end());
+    std::sort(channels.begin(), channels.end());
+    const auto channel_count = static_cast<int>(std::unique(channels.begin(), channels.end()) - channels.begin());
+    auto sends_from = [&](const Transfer& t) {
+        const auto [lo, hi] = std::equal_range(senders.begin(), senders.end(), sender(t));
+        return static_cast<int>(hi - lo);
+    };
     std::vector<Estimate> out;
     out.reserve(transfers.size());
     for (std::size_t i = 0; i < transfers.size(); ++i) {
@@ -87,7 +95,7 @@ std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& tr
         const Path& p = *paths[i];
         Estimate e{p.latency + (hop_latency ? proto_.step_latency(p.link_class) : Time{}), Time{}};
         if (!p.channels.empty() && t.bytes.count() > 0) {
-            int64_t rate = ceiling(t.from, static_cast<int>(channels.size()) * sends_from[sender(t)]);
+            int64_t rate = ceiling(t.from, channel_count * sends_from(t));
             for (ChannelId l : p.channels)
                 rate = std::min(rate, capacity(l).bps() / load_[l]);
             e.bandwidth = transfer_time(wire_bytes(t.bytes, proto_, via_switch(t.from, t.to)), Bandwidth::bytes_per_s(rate));
