@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/limits.hpp"
+
 namespace collsim::msccl {
 
 const XmlAttribute* XmlElement::attribute(std::string_view n) const {
@@ -16,7 +18,7 @@ namespace {
 
 // MSCCL files nest four deep (algo, gpu, tb, step); far deeper is not one,
 // and reading it would recurse without bound.
-constexpr int kMaxDepth = 32;
+using limits::kMaxXmlDepth;
 
 class Reader {
 public:
@@ -108,7 +110,7 @@ private:
     }
     std::unique_ptr<XmlElement> element(int depth) {
         if (peek() != '<') fail("an element", quote_here());
-        if (depth > kMaxDepth) fail(fmt::format("elements nested at most {} deep", kMaxDepth), quote_here());
+        if (depth > kMaxXmlDepth) fail(fmt::format("elements nested at most {} deep (the nesting limit)", kMaxXmlDepth), quote_here());
         auto e = std::make_unique<XmlElement>();
         e->where = here();
         advance();

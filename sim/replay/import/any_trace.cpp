@@ -9,6 +9,7 @@
 
 #include "sim/core/json_input.hpp"
 #include "sim/core/json_places.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/text_file.hpp"
 #include "sim/replay/import/chakra_json.hpp"
 #include "sim/replay/import/kineto_json.hpp"
@@ -26,14 +27,22 @@ Format format_of(const std::string& text, const std::string& name, json& doc) {
     if (!looks_like_json(text)) return Format::native;
     // A file named as JSON is read as JSON, so its errors are JSON's; a
     // native trace may also open with '{' (YAML's flow style): the YAML
-    // reader reports where that breaks.
-    if (name.ends_with(".json") || name.ends_with(".json.gz"))
-        doc = parse_json_input(text, name, "a Chakra or Kineto JSON trace");
-    else doc = json::parse(text, nullptr, false);
-    if (doc.is_discarded()) return Format::native;
-    if (is_chakra_json(doc)) return Format::chakra;
-    if (is_kineto_json(doc)) return Format::kineto;
-    return Format::native;
+    // reader reports where that breaks. The format shows in the top-level
+    // keys: only a Chakra or Kineto document is held whole (a native one is
+    // read again by the YAML reader, and two documents of a large trace did
+    // not fit in memory, issue 24).
+    const std::string expected = "a Chakra or Kineto JSON trace";
+    const bool named_json = name.ends_with(".json") || name.ends_with(".json.gz");
+    json outline;
+    try {
+        outline = parse_json_outline(text, name, expected);
+    } catch (const InputError&) {
+        if (named_json) throw;
+        return Format::native;
+    }
+    const Format f = is_chakra_json(outline) ? Format::chakra : is_kineto_json(outline) ? Format::kineto : Format::native;
+    if (f != Format::native) doc = parse_json_input(text, name, expected);
+    return f;
 }
 
 // The rank in "chakra.3.json" or "trace.3.json.gz"; nullopt when the name has none.
@@ -102,7 +111,14 @@ Trace load_any_trace(const std::string& path) {
     const std::string text = read_text_file(path);
     json doc;
     switch (format_of(text, path, doc)) {
-        case Format::native: return parse_trace(text, path);
+        case Format::native:
+            if (static_cast<int64_t>(text.size()) > limits::kMaxNativeTraceBytes)
+                throw InputError(SourceLocation{path, 0, 0}, "file",
+                                 fmt::format("a native trace of at most {} MiB (the native trace size limit: its "
+                                             "YAML reader needs about 60 bytes of memory per byte)",
+                                             limits::kMaxNativeTraceBytes >> 20),
+                                 fmt::format("{} bytes", text.size()));
+            return parse_trace(text, path);
         case Format::kineto: return import_files({path}, path);
         case Format::chakra: return import_files(chakra_siblings(path), path);
     }
