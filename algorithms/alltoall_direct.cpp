@@ -10,14 +10,15 @@
 
 #include "algorithms/algorithm.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 
 namespace collsim {
 
 namespace {
 
-// The most transfers a direct AllToAll's closed form and fluid streams hold:
-// 2,048 ranks on one channel (about 4.5 GiB).
-constexpr int64_t kMaxAllToAllTransfers = int64_t{1} << 22;
+// The most transfers a direct AllToAll's closed form and fluid streams hold
+// (limits.hpp): 2,048 ranks on one channel (about 4.5 GiB).
+using limits::kMaxAllToAllTransfers;
 
 Schedule alltoall_direct_schedule(const CollectiveCall& call, const CommLayout&) {
     const int n = call.ranks, channels = call.channels;
@@ -52,7 +53,7 @@ FluidForm alltoall_direct_form(const CollectiveCall& call, CostModel& m, bool st
     if (transfers > kMaxAllToAllTransfers)
         throw InputError(SourceLocation{}, "--ranks",
                          fmt::format("an AllToAll of at most {} transfers (ranks x (ranks-1) x channels; pairs are not "
-                                     "aggregated)", kMaxAllToAllTransfers),
+                                     "aggregated: the AllToAll transfer limit)", kMaxAllToAllTransfers),
                          fmt::format("{} ranks x {} x {} channel(s) = {} transfers", n, n - 1, call.channels, transfers));
     const Bytes bytes = largest_piece(largest_piece(call.bytes, n), call.channels);
     const Estimate copy = m.local_copy(m.gpu(0), bytes, call.channels);

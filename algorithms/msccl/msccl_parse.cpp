@@ -1,11 +1,10 @@
 // Reading and validating an MSCCL algorithm file (see msccl_algorithm.hpp).
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "algorithms/msccl/msccl_algorithm.hpp"
+#include "sim/core/text_file.hpp"
 #include "sim/core/xml_tree.hpp"
 
 namespace collsim::msccl {
@@ -203,12 +202,6 @@ MscclAlgorithm parse_msccl(const std::string& text, const std::string& name) {
     return a;
 }
 
-MscclAlgorithm load_msccl(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "none");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_msccl(ss.str(), path);
-}
+MscclAlgorithm load_msccl(const std::string& path) { return parse_msccl(read_text_file(path), path); }
 
 }  // namespace collsim::msccl

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "algorithms/algorithm.hpp"
 #include "sim/cli/options.hpp"
+#include "sim/cli/provenance.hpp"
 #include "sim/cli/size_list.hpp"
 #include "sim/core/error.hpp"
 #include "sim/validate/calibration_fit.hpp"
@@ -44,9 +46,9 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& o) {
     CLI::App* c = app.add_subcommand("calibrate", "fit the model's free parameters to nccl-tests logs");
     c->add_option("--log", o.logs, "nccl-tests logs or CSVs measured on --topology")->required();
     c->add_option("--topology,-t", o.topology, "the machine the logs were measured on")->required();
-    c->add_option("--op", o.op, "the collective, for logs that do not name it");
-    c->add_option("--algo", o.algo, "the algorithm the runs forced (NCCL_ALGO), or auto")->capture_default_str();
-    c->add_option("--proto", o.proto, "the protocol the runs forced (NCCL_PROTO), or auto")->capture_default_str();
+    accept_nccl_collective_names(c->add_option("--op", o.op, "the collective, for logs that do not name it"));
+    accept_nccl_algorithm_names(c->add_option("--algo", o.algo, "the algorithm the runs forced (NCCL_ALGO): " + algorithm_choices() + ", or auto")->capture_default_str());
+    accept_nccl_protocol_names(c->add_option("--proto", o.proto, "the protocol the runs forced (NCCL_PROTO): ll, ll128, simple, or auto")->capture_default_str());
     add_gpus_per_thread_option(c, o.gpus_per_thread);
     add_algorithm_switches(c, o.disable, o.enable);
     c->add_option("--calibration", o.start, "a profile to start from; default: specs and NCCL's constants");
@@ -127,7 +129,7 @@ int run_calibrate(const CalibrateOptions& o) {
             j["downweighted_rows"].push_back({{"file", r.file}, {"line", r.line}, {"bytes", r.size.count()},
                                               {"measured_us", r.measured_us}, {"predicted_us", r.predicted_us},
                                               {"weight", std::round(r.weight * 1000) / 1000}, {"why", r.why}});
-        out = j.dump(2) + "\n";
+        out = stamp_json(j.dump(2), Provenance{o.topology, o.start, true});
     } else {
         out = fmt::format("# collsim calibrate: {} rows of {} log(s) on {}, written to {}\n", fit.rows, data.size(),
                           o.topology, o.output);

@@ -5,9 +5,12 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/algorithm.hpp"
 #include "algorithms/msccl/msccl_algorithm.hpp"
 #include "sim/cli/gpu_list.hpp"
+#include "sim/cli/nccl_environment.hpp"
 #include "sim/cli/options.hpp"
+#include "sim/cli/provenance.hpp"
 #include "sim/cli/size_list.hpp"
 #include "sim/cli/tuner_spans.hpp"
 #include "sim/core/error.hpp"
@@ -70,23 +73,41 @@ std::vector<CollLink> busiest_coll_links(const Topology& topo, std::vector<LinkT
 CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     CLI::App* c = app.add_subcommand("coll", "one collective over a size sweep, as an nccl-tests table");
     c->add_option("--topology,-t", o.topology, "topology file: YAML, or NCCL topology XML (imported on the fly)")->required();
-    c->add_option("--op", o.op, "collective operation (default allreduce, or the --algo-file's)");
-    auto* algo = c->add_option("--algo", o.algo, "algorithm, or auto (as NCCL would choose)")->capture_default_str();
+    accept_nccl_collective_names(c->add_option(
+        "--op", o.op,
+        fmt::format("collective operation: {} (or all_reduce, reduce_scatter, ... as nccl-tests' binaries); default "
+                    "allreduce, or the --algo-file's",
+                    coll_op_choices())));
+    auto* algo = c->add_option("--algo", o.algo,
+                               fmt::format("algorithm: {}, or auto (as NCCL would choose); NCCL's names too, in any "
+                                           "case (Ring, Tree, NVLS, NVLSTree, CollnetDirect)",
+                                           algorithm_choices()))
+                     ->each([&o](const std::string&) { o.algo_given = true; })
+                     ->capture_default_str();
+    accept_nccl_algorithm_names(algo);
     c->add_option("--algo-file", o.algo_file, "an MSCCL XML algorithm to run instead of --algo")->excludes(algo);
-    c->add_option("--proto", o.proto, "NCCL protocol: ll, ll128, simple, or auto")->capture_default_str();
+    accept_nccl_protocol_names(
+        c->add_option("--proto", o.proto, "NCCL protocol: ll, ll128, simple, or auto (LL, LL128, Simple too)")
+            ->each([&o](const std::string&) { o.proto_given = true; })
+            ->capture_default_str());
     add_algorithm_switches(c, o.disable, o.enable);
-    auto* ranks = c->add_option("--ranks,-n", o.ranks, "number of ranks (the first N GPUs); default all")
+    for (const char* name : {"--disable", "--enable"})
+        c->get_option(name)->each([&o](const std::string&) { o.switches_given = true; });
+    auto* ranks = c->add_option("--ranks", o.ranks, "number of ranks (the first N GPUs); default all")
                       ->each([&o](const std::string&) { o.ranks_given = true; });
     c->add_option("--gpus", o.gpus, "the communicator's GPUs in rank order: indices or names, e.g. 0,2,4,6 or 0-3")
         ->each([&o](const std::string&) { o.gpus_given = true; })
         ->excludes(ranks);
-    c->add_option("--root", o.root, "root rank of Broadcast and Reduce (default 0)")
+    c->add_option("--root,-r", o.root, "root rank of Broadcast and Reduce (default 0)")
         ->each([&o](const std::string&) { o.root_given = true; });
-    c->add_option("--sizes", o.sizes, "MIN:MAX (x2 steps) or a list 8,1K,1M")->capture_default_str();
-    c->add_option("--dtype", o.dtype, "element type")->capture_default_str();
-    c->add_option("--channels,-c", o.channels, "channels (rings); default: chosen from the topology")
+    c->add_option("--sizes", o.sizes, "MIN:MAX (x2 steps), MIN:MAX:FACTOR or a list 8,1K,1M (or nccl-tests' -b/-e/-f/-i)")
+        ->each([&o](const std::string&) { o.sizes_given = true; })
+        ->capture_default_str();
+    c->add_option("--dtype,-d,--datatype", o.dtype, fmt::format("element type: {} (bf16, fp16, fp32 too)", dtype_choices()))
+        ->capture_default_str();
+    c->add_option("--channels", o.channels, "channels (rings); default: chosen from the topology")
         ->each([&o](const std::string&) { o.channels_given = true; });
-    add_gpus_per_thread_option(c, o.gpus_per_thread);
+    add_gpus_per_thread_option(c, o.gpus_per_thread, "--gpus-per-thread,-g,--ngpus");
     c->add_option("--model", o.model,
                   "auto, flow (every chunk a flow), fluid (pipelines as long-lived flows) or analytical (closed form)")
         ->capture_default_str();
@@ -101,6 +122,7 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     c->add_option("--timeout", o.timeout, "watchdog: report a hang when a collective runs longer, e.g. 10min");
     c->add_flag("--fail-on-hang", o.fail_on_hang, "exit 1 when a collective hangs");
     add_progress_options(c, o.progress);
+    add_nccl_tests_flags(c, o.nccl_tests);
     return c;
 }
 
@@ -121,7 +143,16 @@ int run_coll(const CollOptions& o) {
     if (!dtype) bad_option("--dtype", std::string(dtype_choices()), o.dtype);
     auto routing = routing_mode_from(o.routing);
     if (!routing) bad_option("--routing", std::string(routing_mode_choices()), o.routing);
-    std::vector<Bytes> sizes = parse_size_list(o.sizes, "--sizes");
+    if (o.sizes_given && o.nccl_tests.sweep_given())
+        bad_option("--sizes", "either --sizes or nccl-tests' -b/-e/-f/-i", o.sizes);
+    std::vector<Bytes> sizes =
+        o.nccl_tests.sweep_given() ? nccl_tests_sizes(o.nccl_tests) : parse_size_list(o.sizes, "--sizes");
+    const std::string redop = reduces(*op) ? nccl_tests_redop(o.nccl_tests) : "none";
+    std::vector<std::string> notes = nccl_tests_notes(o.nccl_tests, reduces(*op));
+    AlgorithmChoice choice{o.algo, o.proto, o.disable, o.enable, {}, o.algo_given, o.proto_given, o.switches_given};
+    if (!file)
+        for (std::string& n : follow_nccl_environment(*op, choice)) notes.push_back(std::move(n));
+    for (const std::string& n : notes) fmt::print(stderr, "collsim coll: note: {}\n", n);
     if (o.links < 0) bad_option("--links", "0 or more", std::to_string(o.links));
     if (o.channels_given && (o.channels < 1 || o.channels > 64))
         bad_option("--channels", "1 to 64 (leave it out for NCCL's choice)", std::to_string(o.channels));
@@ -137,13 +168,15 @@ int run_coll(const CollOptions& o) {
         bad_option("--algo-file", fmt::format("an algorithm for the communicator's {} ranks", n),
                    fmt::format("{}, written for {} GPUs", o.algo_file, file->ngpus));
     Routes routes(topo);
-    PredictRequest req{*op, Bytes{}, gpus, o.algo, o.proto, o.channels, {}, std::nullopt, RoutingPolicy(*routing, o.seed)};
+    PredictRequest req{*op, Bytes{}, gpus, choice.algo, choice.proto, o.channels, {}, std::nullopt,
+                       RoutingPolicy(*routing, o.seed)};
     req.root = std::max(root, 0);
-    check_algorithm_switches(o.disable, o.enable);
-    for (const std::string& name : o.disable)
-        if (name == o.algo) bad_option("--disable", "algorithms other than the one --algo forces", name);
-    req.disabled = o.disable;
-    req.enabled = o.enable;
+    check_algorithm_switches(choice.disabled, choice.enabled);
+    for (const std::string& name : choice.disabled)
+        if (name == choice.algo) bad_option("--disable", "algorithms other than the one --algo forces", name);
+    req.disabled = choice.disabled;
+    req.enabled = choice.enabled;
+    req.protos = choice.protos;
     req.model = *tier;
     req.explain = o.explain;
     // Link traffic costs a little per send: collected only when reported.
@@ -162,8 +195,8 @@ int run_coll(const CollOptions& o) {
     bool hung = false;
     const std::optional<int> per_thread = gpus_per_thread(o.gpus_per_thread);
 
-    CollReport report{std::string(to_string(*op)), file ? "msccl" : o.algo, o.proto, topo.name(), o.topology, n, {},
-                      o.model, {}};
+    CollReport report{std::string(to_string(*op)), file ? "msccl" : choice.algo, choice.proto, topo.name(), o.topology,
+                      n, {}, o.model, {}};
     const Calibration calibration = o.calibration.empty() ? Calibration{} : load_calibration(o.calibration);
     std::optional<PartialRun> partial;
     try {
@@ -179,7 +212,7 @@ int run_coll(const CollOptions& o) {
             row.algo = p.algo;
             row.proto = std::string(to_string(p.proto));
             row.channels = p.channels;
-            row.redop = reduces(*op) ? "sum" : "none";
+            row.redop = redop;
             row.root = root;
             row.model = std::string(to_string(p.tier));
             row.reductions = p.reductions;
@@ -205,10 +238,11 @@ int run_coll(const CollOptions& o) {
     } catch (const RunStopped&) {
         partial = monitor.partial(report.rows.size(), sizes.size(), "sizes");
     }
-    if (!partial && o.explain && !file && (o.algo == "auto" || o.proto == "auto") && !sizes.empty())
+    if (!partial && o.explain && !file && (choice.algo == "auto" || choice.proto == "auto") && !sizes.empty())
         report.tuner_spans = tuner_spans(topo, routes, req, calibration, *std::min_element(sizes.begin(), sizes.end()),
                                          *std::max_element(sizes.begin(), sizes.end()));
-    std::string out = o.format == "json" ? render_json(report)
+    std::string out = o.format == "json" ? stamp_json(render_json(report), Provenance{o.topology, o.calibration, true,
+                                                                                      o.seed, o.model})
                       : o.format == "csv" ? render_csv(report)
                                           : render_table(report);
     if (partial) out = mark_partial(out, *partial, o.format == "json");

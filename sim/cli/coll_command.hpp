@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/cli/nccl_tests_flags.hpp"
 #include "sim/cli/progress_monitor.hpp"
 
 namespace collsim {
@@ -37,6 +38,11 @@ struct CollOptions {
     std::string timeout;  // watchdog, e.g. 10min
     bool fail_on_hang = false;
     ProgressOptions progress;  // --wall-limit, --quiet
+    NcclTestsFlags nccl_tests;  // -b -e -f -i -o, and -n -w -c ignored
+    // Which of --algo, --proto, --disable, --enable the command line gave: the
+    // environment's NCCL_* settings stand in for the others.
+    bool algo_given = false, proto_given = false, switches_given = false;
+    bool sizes_given = false;
 };
 
 CLI::App* add_coll_command(CLI::App& app, CollOptions& opts);

@@ -7,6 +7,8 @@
 
 #include "sim/cli/options.hpp"
 #include "sim/cli/topology_input.hpp"
+#include "sim/cli/provenance.hpp"
+#include "sim/hw/topology_loader.hpp"
 #include "sim/report/diagnose_report.hpp"
 
 namespace collsim {
@@ -37,7 +39,8 @@ int run_diagnose_command(const DiagnoseOptions& o) {
                        fmt::format("{}, with {} GPUs", o.topology, topo.gpus().size()));
         d = diagnose(timings, &topo);
     }
-    const std::string out = o.format == "json" ? render_diagnosis_json(d) : render_diagnosis_table(d);
+    const std::string out = o.format == "json" ? stamp_json(render_diagnosis_json(d), Provenance{o.topology})
+                                               : render_diagnosis_table(d);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
 }

@@ -157,7 +157,7 @@ void shared_options(CLI::App* c, GenCliOptions& o) {
 }
 
 void gpu_options(CLI::App* c, GenCliOptions& o) {
-    c->add_option("--gpu", o.gpu_card, "GPU card for the roofline (default: from the topology's GPU arch)");
+    c->add_option("--gpu", o.gpu_card, "GPU card for the roofline: " + gpu_card_choices() + " (default: from the topology's GPU arch)");
     c->add_option("--flops-efficiency", o.flops_efficiency, "share of peak FLOP/s achieved")->capture_default_str();
     c->add_option("--memory-efficiency", o.memory_efficiency, "share of HBM bandwidth achieved")
         ->capture_default_str();

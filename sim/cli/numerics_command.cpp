@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/algorithm.hpp"
 #include "sim/cli/options.hpp"
+#include "sim/cli/provenance.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/numerics_report.hpp"
 
@@ -14,8 +16,8 @@ namespace collsim {
 CLI::App* add_numerics_command(CLI::App& app, NumericsOptions& o) {
     CLI::App* c = app.add_subcommand(
         "numerics", "reduction-order error and run-to-run variation of an algorithm, or of several configurations");
-    c->add_option("--op", o.op, "allreduce or reducescatter")->capture_default_str();
-    c->add_option("--algo", o.algo, "algorithm")->capture_default_str();
+    accept_nccl_collective_names(c->add_option("--op", o.op, "allreduce or reducescatter")->capture_default_str());
+    accept_nccl_algorithm_names(c->add_option("--algo", o.algo, "algorithm: " + algorithm_choices())->capture_default_str());
     c->add_option("--compare", o.compare,
                   "comma-separated configurations to run on the same data, each ALGO[@RANKS][:TOPOLOGY] "
                   "(rank count and topology default to --ranks and --topology); every element sums as many "
@@ -23,8 +25,9 @@ CLI::App* add_numerics_command(CLI::App& app, NumericsOptions& o) {
                   "locally first, so all configurations reduce the same numbers");
     c->add_option("--ranks,-n", o.ranks, "ranks")->capture_default_str();
     c->add_option("--elements,-e", o.elements, "elements per rank (1M = 2^20)")->capture_default_str();
-    c->add_option("--dtype", o.dtype, "fp32, bf16 or fp16")->capture_default_str();
-    c->add_option("--accum", o.accum, "native (partial sums stored in dtype, as NCCL) or fp32")->capture_default_str();
+    c->add_option("--dtype", o.dtype, "fp32, bf16 or fp16 (float, bfloat16, half too)")->capture_default_str();
+    c->add_option("--accum", o.accum, "native (partial sums stored in dtype, as NCCL), fp32, bf16 or fp16")
+        ->capture_default_str();
     c->add_option("--topology,-t", o.topology, "topology whose timing orders arrivals (default: a crossbar)");
     c->add_option("--runs", o.runs, "runs with different seeded jitter")->capture_default_str();
     c->add_option("--seed", o.seed, "seed for inputs and jitter")->capture_default_str();
@@ -93,7 +96,8 @@ int run_numerics_command(const NumericsOptions& o) {
     req.runs = o.runs;
     req.seed = o.seed;
     const NumericsReport report = run_numerics(req);
-    const std::string out = o.format == "json" ? render_numerics_json(report) : render_numerics_table(report);
+    const std::string out = o.format == "json" ? stamp_json(render_numerics_json(report), Provenance{o.topology, "", false, o.seed})
+                                               : render_numerics_table(report);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
 }

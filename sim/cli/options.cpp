@@ -7,6 +7,10 @@
 
 #include "algorithms/algorithm.hpp"
 #include "sim/core/error.hpp"
+#include "sim/exec/collective.hpp"
+#include "sim/exec/protocol.hpp"
+#include "sim/validate/nccl_env.hpp"
+#include "sim/validate/text_fields.hpp"
 
 namespace collsim {
 
@@ -46,11 +50,14 @@ std::vector<std::string> split_list(const std::string& text) {
 }
 
 void add_algorithm_switches(CLI::App* c, std::vector<std::string>& disable, std::vector<std::string>& enable) {
-    c->add_option("--disable", disable,
-                  "algorithms NCCL was told not to use, e.g. nvls,collnet (NCCL_NVLS_ENABLE=0, NCCL_COLLNET_ENABLE=0)")
-        ->delimiter(',');
-    c->add_option("--enable", enable, "algorithms NCCL leaves off unless told: collnet (NCCL_COLLNET_ENABLE=1)")
-        ->delimiter(',');
+    accept_nccl_algorithm_names(
+        c->add_option("--disable", disable,
+                      "algorithms NCCL was told not to use, e.g. nvls,collnet (NCCL_NVLS_ENABLE=0, "
+                      "NCCL_COLLNET_ENABLE=0): " + algorithm_choices())
+            ->delimiter(','));
+    accept_nccl_algorithm_names(
+        c->add_option("--enable", enable, "algorithms NCCL leaves off unless told: collnet (NCCL_COLLNET_ENABLE=1)")
+            ->delimiter(','));
 }
 
 void check_algorithm_switches(const std::vector<std::string>& disabled, const std::vector<std::string>& enabled) {
@@ -65,8 +72,40 @@ void check_algorithm_switches(const std::vector<std::string>& disabled, const st
     }
 }
 
-void add_gpus_per_thread_option(CLI::App* c, int& gpus_per_thread) {
-    c->add_option("--gpus-per-thread", gpus_per_thread,
+namespace {
+// A transform that rewrites the value and never refuses it.
+CLI::Validator spelling(std::string (*canonical)(const std::string&)) {
+    return CLI::Validator([canonical](std::string& value) {
+        value = canonical(value);
+        return std::string();
+    }, "");
+}
+
+std::string canonical_algorithm(const std::string& name) {
+    const std::string lower = lower_case(name);
+    if (lower == "auto" || find_algorithm(lower)) return lower;
+    return algorithm_for_nccl_name(lower).value_or(name);
+}
+
+std::string canonical_protocol(const std::string& name) {
+    const std::string lower = lower_case(name);
+    return lower == "auto" || proto_kind_from(lower) ? lower : name;
+}
+
+std::string canonical_collective(const std::string& name) {
+    std::string joined;
+    for (char c : lower_case(name))
+        if (c != '_') joined += c;
+    return coll_op_from(joined) ? joined : name;
+}
+}  // namespace
+
+void accept_nccl_algorithm_names(CLI::Option* o) { o->transform(spelling(canonical_algorithm)); }
+void accept_nccl_protocol_names(CLI::Option* o) { o->transform(spelling(canonical_protocol)); }
+void accept_nccl_collective_names(CLI::Option* o) { o->transform(spelling(canonical_collective)); }
+
+void add_gpus_per_thread_option(CLI::App* c, int& gpus_per_thread, const std::string& names) {
+    c->add_option(names, gpus_per_thread,
                   "GPUs each nccl-tests thread drives (its -g): times are no shorter than that many launches; "
                   "validate and calibrate: where the log does not say it");
 }

@@ -34,10 +34,20 @@ void add_algorithm_switches(CLI::App* c, std::vector<std::string>& disable, std:
 // that NCCL leaves off by default, and none also in --disable.
 void check_algorithm_switches(const std::vector<std::string>& disable, const std::vector<std::string>& enable);
 
+// NCCL's spellings beside collsim's, without case as NCCL matches NCCL_ALGO:
+// algorithms as NCCL_ALGO names them (Ring, Tree, NVLS, NVLSTree,
+// CollnetDirect: ring, tree, nvls, nvls_tree, collnet here), protocols as
+// NCCL_PROTO does (LL, LL128, Simple), collectives as nccl-tests' binaries
+// (all_reduce, reduce_scatter). A name neither knows passes unchanged, for
+// the command's own check to report with the choices.
+void accept_nccl_algorithm_names(CLI::Option* o);
+void accept_nccl_protocol_names(CLI::Option* o);
+void accept_nccl_collective_names(CLI::Option* o);
+
 // --gpus-per-thread: nccl-tests' -g, for coll's table, and for validate's and
 // calibrate's logs that do not say it. gpus_per_thread(): nullopt for -1 (not given), else the
 // count, checked to be 1 or more.
-void add_gpus_per_thread_option(CLI::App* c, int& gpus_per_thread);
+void add_gpus_per_thread_option(CLI::App* c, int& gpus_per_thread, const std::string& names = "--gpus-per-thread");
 std::optional<int> gpus_per_thread(int option);
 
 }  // namespace collsim

@@ -1,12 +1,16 @@
 #include "sim/cli/replay_command.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "algorithms/algorithm.hpp"
+#include "sim/cli/nccl_environment.hpp"
 #include "sim/cli/options.hpp"
+#include "sim/cli/provenance.hpp"
 #include "sim/core/error.hpp"
 #include "sim/cli/topology_input.hpp"
 #include "sim/model/predict.hpp"
@@ -59,12 +63,21 @@ CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
                   "simulate fewer channels than NCCL launches past this many steps per collective (memory and time)")
         ->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (intermittent stragglers in --faults)")->capture_default_str();
-    c->add_option("--algo", o.algo, "every collective's algorithm (as NCCL_ALGO), or auto: NCCL's tuner")
-        ->capture_default_str();
-    c->add_option("--proto", o.proto, "every collective's protocol (as NCCL_PROTO), or auto")->capture_default_str();
+    accept_nccl_algorithm_names(
+        c->add_option("--algo", o.algo,
+                      "every collective's algorithm (as NCCL_ALGO, NCCL's names too): " + algorithm_choices() +
+                          ", or auto: NCCL's tuner")
+            ->each([&o](const std::string&) { o.choice_given[0] = true; })
+            ->capture_default_str());
+    accept_nccl_protocol_names(
+        c->add_option("--proto", o.proto, "every collective's protocol (as NCCL_PROTO): ll, ll128, simple, or auto")
+            ->each([&o](const std::string&) { o.choice_given[1] = true; })
+            ->capture_default_str());
     c->add_option("--model", o.model, "auto, flow (every chunk a flow) or fluid (pipelines as long-lived flows)")
         ->capture_default_str();
     add_algorithm_switches(c, o.disable, o.enable);
+    for (const char* name : {"--disable", "--enable"})
+        c->get_option(name)->each([&o](const std::string&) { o.choice_given[2] = true; });
     c->add_option("--faults", o.faults, "fault scenario YAML: link faults and compute faults (slow, pause, straggler)");
     c->add_option("--timeout", o.timeout, "watchdog: stop the replay there and report a hang, e.g. 10min");
     c->add_flag("--fail-on-hang", o.fail_on_hang, "exit 1 when the replay hangs");
@@ -89,17 +102,26 @@ int run_replay(const ReplayCliOptions& o) {
     if (o.max_schedule_steps < 1)
         bad_option("--max-schedule-steps", "1 or more", std::to_string(o.max_schedule_steps));
     opts.max_schedule_steps = o.max_schedule_steps;
+    // The environment's NCCL_* as NCCL reads them for an AllReduce: a replay
+    // mixes collectives, and per-function lists ("allreduce:tree") are rare.
+    AlgorithmChoice choice{o.algo, o.proto, o.disable, o.enable, {}, o.choice_given[0], o.choice_given[1],
+                           o.choice_given[2]};
+    for (const std::string& note : follow_nccl_environment(CollOp::allreduce, choice))
+        fmt::print(stderr, "collsim replay: note: {}\n", note);
+    if (!choice.protos.disabled.empty() || !choice.protos.enabled.empty())
+        bad_option("NCCL_PROTO", "a single protocol for replay (it fixes every collective's protocol)",
+                   std::getenv("NCCL_PROTO"));
     // Checked here, not at the first collective: a trace without one would let any name pass.
-    check_algo_proto_names(o.algo, o.proto);
-    opts.algo = o.algo;
-    opts.proto = o.proto;
+    check_algo_proto_names(choice.algo, choice.proto);
+    opts.algo = choice.algo;
+    opts.proto = choice.proto;
     const std::optional<ModelTier> tier = model_tier_from(o.model);
     if (!tier || *tier == ModelTier::analytical)
         bad_option("--model", "one of auto, flow, fluid (a replay shares one network: no closed form)", o.model);
     opts.model = *tier;
-    check_algorithm_switches(o.disable, o.enable);
-    opts.disabled = o.disable;
-    opts.enabled = o.enable;
+    check_algorithm_switches(choice.disabled, choice.enabled);
+    opts.disabled = choice.disabled;
+    opts.enabled = choice.enabled;
     opts.timeout = parse_timeout(o.timeout);
     opts.seed = o.seed;
     std::optional<FaultPlan> faults;
@@ -109,6 +131,10 @@ int run_replay(const ReplayCliOptions& o) {
     const uint64_t ops = op_instances(trace, o.steps) * (faults ? 2 : 1);  // with the baseline below
     // A compute kernel and a 1 GiB AllReduce are one op each: no ETA from op counts.
     if (opts.monitor) opts.monitor->begin_stage("ops", ops, RunMonitor::UnitCost::unknown);
+    const auto emit = [&o](std::string out) {
+        if (o.format == "json") out = stamp_json(out, Provenance{o.topology, o.calibration, true, o.seed, o.model});
+        std::fwrite(out.data(), 1, out.size(), stdout);
+    };
     std::optional<ReplayResult> result;
     std::optional<StepTimes> baseline;
     try {
@@ -127,13 +153,12 @@ int run_replay(const ReplayCliOptions& o) {
         const RunMonitor::Counts c = monitor.counts();
         const std::string out = render_stopped_replay(o, topo, c, monitor.partial(c.done, ops, "ops"));
         monitor.finish();
-        std::fwrite(out.data(), 1, out.size(), stdout);
+        emit(out);
         return 1;
     }
     monitor.finish();
     if (result->hang) {
-        const std::string out = render_replay_hang(topo, *result->hang, o.format == "json");
-        std::fwrite(out.data(), 1, out.size(), stdout);
+        emit(render_replay_hang(topo, *result->hang, o.format == "json"));
         return o.fail_on_hang ? 1 : 0;
     }
     ReplayReport rep = make_replay_report(topo, trace, *result, static_cast<std::size_t>(o.links));
@@ -144,10 +169,9 @@ int run_replay(const ReplayCliOptions& o) {
         if (!out) bad_option("--perfetto", "a file that can be written", o.perfetto);
         out << render_perfetto(rep, static_cast<std::size_t>(o.links));
     }
-    const std::string out = o.format == "json"  ? render_replay_json(rep)
-                            : o.format == "csv" ? render_replay_csv(rep)
-                                                : render_replay_table(rep, static_cast<std::size_t>(o.rows));
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    emit(o.format == "json"  ? render_replay_json(rep)
+         : o.format == "csv" ? render_replay_csv(rep)
+                             : render_replay_table(rep, static_cast<std::size_t>(o.rows)));
     return 0;
 }
 

@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -27,6 +28,9 @@ struct ReplayCliOptions {
     bool fail_on_hang = false;
     std::size_t max_schedule_steps = 4'000'000;
     ProgressOptions progress;  // --wall-limit, --quiet
+    // Whether the command line gave --algo, --proto, --disable/--enable: the
+    // environment's NCCL_* settings stand in for the others.
+    std::array<bool, 3> choice_given{};
 };
 
 CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& opts);

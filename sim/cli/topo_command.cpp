@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/cli/provenance.hpp"
 #include "sim/core/error.hpp"
 #include "sim/cli/topology_input.hpp"
 #include "sim/report/topo_dot.hpp"
@@ -19,6 +20,46 @@ void common(CLI::App* c, TopoOptions& o) {
 }
 
 void print(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+
+nlohmann::ordered_json error_json(const InputError& e) {
+    const SourceLocation& w = e.where();
+    return {{"file", w.file.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(w.file)},
+            {"line", w.line > 0 ? nlohmann::ordered_json(w.line) : nlohmann::ordered_json()},
+            {"column", w.line > 0 ? nlohmann::ordered_json(w.column) : nlohmann::ordered_json()},
+            {"field", e.field()},
+            {"expected", e.expected()},
+            {"found", e.found()}};
+}
+
+// `topo check --format json`: {"valid", "errors": [{"file", "line", "column",
+// "field", "expected", "found"}]} on stdout whether or not the file is valid
+// (exit 2 when not, as the table form), so a script reads one shape.
+int check_as_json(const TopoOptions& o) {
+    nlohmann::ordered_json j;
+    j["file"] = o.file;
+    j["errors"] = nlohmann::ordered_json::array();
+    int rc = 0;
+    try {
+        const Topology topo = load_topology(o.file);
+        j["valid"] = true;
+        j["name"] = topo.name();
+        j["gpus"] = topo.gpus().size();
+        j["devices"] = topo.devices().size();
+        j["links"] = topo.links().size();
+    } catch (const InputErrors& e) {
+        j["valid"] = false;
+        for (const InputError& one : e.errors()) j["errors"].push_back(error_json(one));
+        fmt::print(stderr, "{}\n", e.what());
+        rc = 2;
+    } catch (const InputError& e) {
+        j["valid"] = false;
+        j["errors"].push_back(error_json(e));
+        fmt::print(stderr, "{}\n", e.what());
+        rc = 2;
+    }
+    print(stamp_json(j.dump(), Provenance{rc == 0 ? o.file : ""}));
+    return rc;
+}
 }  // namespace
 
 CLI::App* add_topo_command(CLI::App& app, TopoOptions& o) {
@@ -44,26 +85,18 @@ int run_topo(const CLI::App& topo_cmd, const TopoOptions& o) {
     if (formatted && o.format != "table" && o.format != "json" && !(show && o.format == "csv"))
         throw InputError(SourceLocation{}, "--format", show ? "one of table, json, csv" : "one of table, json",
                          "'" + o.format + "'");
+    if (check && o.format == "json") return check_as_json(o);
     const Topology topo = load_cli_topology(o.file);
     if (check) {
-        if (o.format == "json") {
-            nlohmann::ordered_json j;
-            j["file"] = o.file;
-            j["name"] = topo.name();
-            j["valid"] = true;
-            j["gpus"] = topo.gpus().size();
-            j["devices"] = topo.devices().size();
-            j["links"] = topo.links().size();
-            print(j.dump(2) + "\n");
-        } else {
-            print(fmt::format("{}: ok: {} ({} GPUs, {} devices, {} links)\n", o.file, topo.name(), topo.gpus().size(),
-                              topo.devices().size(), topo.links().size()));
-        }
+        print(fmt::format("{}: ok: {} ({} GPUs, {} devices, {} links)\n", o.file, topo.name(), topo.gpus().size(),
+                          topo.devices().size(), topo.links().size()));
         return 0;
     }
     if (show) {
         const TopoSummary s = summarize(topo);
-        print(o.format == "json" ? render_json(s) : o.format == "csv" ? render_csv(s) : render_table(s));
+        print(o.format == "json" ? stamp_json(render_json(s), Provenance{o.file})
+              : o.format == "csv" ? render_csv(s)
+                                  : render_table(s));
         return 0;
     }
     print(render_dot(topo, o.collapse));

@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/algorithm.hpp"
 #include "sim/cli/options.hpp"
+#include "sim/cli/provenance.hpp"
 #include "sim/cli/size_list.hpp"
 #include "sim/core/error.hpp"
 #include "sim/validate/busbw_plot.hpp"
@@ -39,9 +41,9 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
         ->each([&o](const std::string&) { o.data_given = true; });
     c->add_option("--log", o.log, "one nccl-tests log or CSV instead of --data (needs --topology)");
     c->add_option("--topology,-t", o.topology, "the machine --log was measured on");
-    c->add_option("--op", o.op, "the collective of --log, where the log does not name it");
-    c->add_option("--algo", o.algo, "the algorithm --log's run forced (NCCL_ALGO), or auto")->capture_default_str();
-    c->add_option("--proto", o.proto, "the protocol --log's run forced (NCCL_PROTO), or auto")->capture_default_str();
+    accept_nccl_collective_names(c->add_option("--op", o.op, "the collective of --log, where the log does not name it"));
+    accept_nccl_algorithm_names(c->add_option("--algo", o.algo, "the algorithm --log's run forced (NCCL_ALGO): " + algorithm_choices() + ", or auto")->capture_default_str());
+    accept_nccl_protocol_names(c->add_option("--proto", o.proto, "the protocol --log's run forced (NCCL_PROTO): ll, ll128, simple, or auto")->capture_default_str());
     add_gpus_per_thread_option(c, o.gpus_per_thread);
     add_algorithm_switches(c, o.disable, o.enable);
     c->add_option("--calibration", o.calibration, "calibration profile (from collsim calibrate); default: specs");
@@ -124,7 +126,7 @@ int run_validate(const ValidateOptions& o) {
         v.stopped = ValidationStop{e.what(), 0, predicted_row_count(data[0]), "rows"};
     }
     if (!o.plot.empty()) write_plots(v, o.plot);
-    std::string out = o.format == "json" ? render_validation_json(v)
+    std::string out = o.format == "json" ? stamp_json(render_validation_json(v), Provenance{o.topology, o.calibration, true})
                       : o.format == "csv" ? render_validation_csv(v)
                                           : render_validation_table(v, o.log.empty() ? o.data : o.log);
     if (v.stopped)

@@ -5,13 +5,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/core/limits.hpp"
+
 namespace collsim {
 
 // The deepest nesting of lists and objects a JSON input may have, as the YAML
 // reader bounds its own: nlohmann copies and prints values recursively, so a
 // value nested a million deep (a fuzzed "args": [[[[...) would overflow the
 // stack. Real traces nest a few levels (Kineto's "Input Dims" is 3 deep).
-inline constexpr int kMaxJsonDepth = 256;
+using limits::kMaxJsonDepth;
 
 // Parses `text`; malformed JSON, a number no double holds (1e400), or nesting
 // past kMaxJsonDepth is an InputError at its place in `name`, field "json",

@@ -1,19 +1,47 @@
 #include "sim/core/text_file.hpp"
 
+#include <sys/stat.h>
 #include <zlib.h>
 
-#include <filesystem>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 
 namespace collsim {
 
-std::string read_text_file(const std::string& path) {
-    // A directory opens as an empty stream on Linux and would read as an empty file.
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "a directory");
+namespace {
+
+std::string file_kind(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+[[noreturn]] void too_large(const std::string& path, int64_t limit, const std::string& found) {
+    throw InputError(SourceLocation{path, 0, 0}, "file",
+                     fmt::format("a file of at most {} bytes ({} MiB, the input size limit)", limit, limit >> 20),
+                     found);
+}
+
+}  // namespace
+
+std::string read_text_file(const std::string& path, int64_t max_bytes) {
+    // Only regular files and pipes end: a device (/dev/zero) or a directory would
+    // be read for ever or as nothing.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "it cannot be opened");
+    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+        throw InputError(SourceLocation{path, 0, 0}, "file", "a regular file or a pipe", file_kind(st.st_mode));
+    // A regular file's size is known: one too large is refused before the read.
+    // (A compressed file can only be judged as it unpacks, below.)
+    if (S_ISREG(st.st_mode) && st.st_size > max_bytes)
+        too_large(path, max_bytes, fmt::format("{} bytes", static_cast<int64_t>(st.st_size)));
     // gzread passes files that are not compressed through unchanged.
     std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(path.c_str(), "rb"), gzclose);
     if (!in) throw InputError(SourceLocation{path, 0, 0}, "file", "a readable file", "it cannot be opened");
@@ -22,6 +50,9 @@ std::string read_text_file(const std::string& path) {
     for (;;) {
         const int n = gzread(in.get(), buf, sizeof buf);
         if (n <= 0) break;
+        if (static_cast<int64_t>(text.size()) + n > max_bytes)
+            too_large(path, max_bytes, fmt::format("more ({} bytes read, unpacked, and not at the end)",
+                                                   static_cast<int64_t>(text.size()) + n));
         text.append(buf, static_cast<std::size_t>(n));
     }
     // A truncated or corrupt compressed file ends the reads early with an error set.

@@ -1,17 +1,21 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 
 namespace collsim {
 
 // The whole file as text, gunzipped when it is gzip-compressed (profiler
 // traces are often stored as .json.gz), without a leading UTF-8 byte order
-// mark; InputError (field "file") when it cannot be read, is a directory or
-// a corrupt compressed file.
-std::string read_text_file(const std::string& path);
+// mark; InputError (field "file") when it cannot be read, is neither a regular
+// file nor a pipe (a directory, /dev/zero), holds more than `max_bytes` (as
+// unpacked; a regular file past it is refused before the read) or is a corrupt
+// compressed file.
+std::string read_text_file(const std::string& path, int64_t max_bytes = limits::kMaxInputBytes);
 
 // The line and column (from 1) of byte `byte` of `text`, in file `name`.
 SourceLocation text_position(const std::string& text, std::size_t byte, const std::string& name);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/input_format.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/text_file.hpp"
 
 namespace collsim {
@@ -147,16 +148,16 @@ namespace {
 // finds the first: the second value would be ignored without a word.
 void reject_duplicate_keys(const YAML::Node& n, const std::string& path, const std::string& name, int depth,
                            std::size_t& visited) {
-    // Deeper than any input of ours; an alias of its own ancestor never ends.
-    constexpr int kMaxDepth = 256;
-    // Aliases of aliases multiply ("billion laughs"): a bound on the nodes
-    // walked, far above any input of ours, keeps that from running for ever.
-    constexpr std::size_t kMaxNodes = 10'000'000;
-    if (depth > kMaxDepth || ++visited > kMaxNodes)
+    // An alias of its own ancestor never ends; aliases of aliases multiply
+    // ("billion laughs"): both bounds are far above any input of ours.
+    using limits::kMaxYamlDepth, limits::kMaxYamlNodes;
+    if (depth > kMaxYamlDepth || ++visited > kMaxYamlNodes)
         throw InputError(SourceLocation{name, n.Mark().line + 1, n.Mark().column + 1}, path,
-                         fmt::format("YAML nested at most {} deep, with at most {} nodes once aliases are expanded",
-                                     kMaxDepth, kMaxNodes),
-                         depth > kMaxDepth ? "deeper nesting" : "more nodes");
+                         fmt::format("YAML nested at most {} deep, with at most {} nodes once aliases are expanded "
+                                     "(the nesting limits)",
+                                     kMaxYamlDepth, kMaxYamlNodes),
+                         depth > kMaxYamlDepth ? fmt::format("nesting {} deep", depth)
+                                               : fmt::format("more than {} nodes", kMaxYamlNodes));
     if (n.IsSequence())
         for (std::size_t i = 0; i < n.size(); ++i)
             reject_duplicate_keys(n[i], fmt::format("{}[{}]", path, i), name, depth + 1, visited);
@@ -184,6 +185,15 @@ YAML::Node load_yaml_text(const std::string& text, const std::string& name) {
     } catch (const YAML::ParserException& e) {
         throw InputError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "yaml", "well-formed YAML",
                          e.msg);
+    }
+    // A file of comments alone (one cut inside its header comment) loads as a
+    // null node without a place, and errors about it would name no line. With an
+    // explicit null after its end, the node's place is the end of the file.
+    if (doc.IsNull() && doc.Mark().line < 0) {
+        try {
+            doc = YAML::Load(text + (text.empty() || text.back() == '\n' ? "~" : "\n~"));
+        } catch (const YAML::ParserException&) {  // keeps the null without a place
+        }
     }
     std::size_t visited = 0;
     reject_duplicate_keys(doc, "", name, 0, visited);

@@ -18,9 +18,20 @@ constexpr NameTable<CollOp, 7> kOps{{
     {"sendrecv", CollOp::sendrecv},
 }};
 
-constexpr std::array<Dtype, 8> kDtypes{{
-    {"float", 4}, {"half", 2}, {"bfloat16", 2}, {"double", 8},
-    {"int8", 1},  {"uint8", 1}, {"int32", 4},   {"int64", 8},
+// nccl-tests' -d names (src/common.cu test_typenames), which the table prints.
+constexpr std::array<Dtype, 12> kDtypes{{
+    {"float", 4}, {"half", 2},   {"bfloat16", 2}, {"double", 8}, {"int8", 1},   {"uint8", 1},
+    {"int32", 4}, {"uint32", 4}, {"int64", 8},    {"uint64", 8}, {"f8e4m3", 1}, {"f8e5m2", 1},
+}};
+// The names frameworks and traces use for the same types.
+constexpr NameTable<std::string_view, 7> kDtypeAliases{{
+    {"bf16", "bfloat16"},
+    {"fp16", "half"},
+    {"float16", "half"},
+    {"fp32", "float"},
+    {"float32", "float"},
+    {"fp64", "double"},
+    {"float64", "double"},
 }};
 }  // namespace
 
@@ -49,11 +60,14 @@ double busbw_factor(CollOp op, int ranks) {
 }
 
 std::optional<Dtype> dtype_from(std::string_view s) {
+    const std::string_view name = value_in(kDtypeAliases, s).value_or(s);
     for (const auto& d : kDtypes)
-        if (d.name == s) return d;
+        if (d.name == name) return d;
     return std::nullopt;
 }
 
-std::string_view dtype_choices() { return "one of float, half, bfloat16, double, int8, uint8, int32, int64"; }
+std::string_view dtype_choices() {
+    return "one of float, half, bfloat16, double, int8, uint8, int32, uint32, int64, uint64, f8e4m3, f8e5m2";
+}
 
 }  // namespace collsim

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -64,6 +65,15 @@ Diagnosis diagnose(const std::vector<RankTiming>& timings, const Topology* topo)
     }
     dx.ranks = static_cast<int>(ranks.size());
     dx.collectives = static_cast<int>(by_collective.size());
+    for (const auto& [id, rows] : by_collective) {
+        std::set<int> present;
+        for (const RankTiming* r : rows) present.insert(r->rank);
+        if (present.size() == ranks.size()) continue;
+        MissingRows m{id, rows.front()->name, {}};
+        std::set_difference(ranks.begin(), ranks.end(), present.begin(), present.end(), std::back_inserter(m.ranks));
+        dx.missing_rows += static_cast<int64_t>(m.ranks.size());
+        dx.missing.push_back(std::move(m));
+    }
 
     std::map<int, LateTally> tally;
     std::vector<double> skews;
@@ -134,6 +144,14 @@ Diagnosis diagnose(const std::vector<RankTiming>& timings, const Topology* topo)
     else
         dx.verdict = fmt::format("{} likely culprit rank(s), most likely rank {}", dx.culprits.size(),
                                  dx.culprits.front().rank);
+    // Skew is only measured among the rows there are: an absent rank is said first.
+    if (!dx.missing.empty())
+        dx.verdict = fmt::format("incomplete timings: {} row(s) missing, first rank {} at collective {} (a row lost "
+                                 "from the file, or a rank that never reached the collective); among the rows given: {}",
+                                 dx.missing_rows, dx.missing.front().ranks.front(),
+                                 dx.missing.front().name.empty() ? std::to_string(dx.missing.front().collective)
+                                                                 : dx.missing.front().name,
+                                 dx.verdict);
     return dx;
 }
 

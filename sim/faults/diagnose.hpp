@@ -9,6 +9,7 @@
 // whose late arrivals stand out from the background rate of late arrivals is
 // named, with the evidence; a NIC or switch whose every user is named is
 // named too.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,19 @@ struct SharedComponent {
     std::vector<int> ranks;
 };
 
+// Ranks that appear elsewhere in the timings but have no row for a collective:
+// a row lost from the file, or a rank that never reached it (a hang).
+struct MissingRows {
+    int64_t collective = 0;
+    std::string name;  // the collective's name where the timings give one (RankTiming::name)
+    std::vector<int> ranks;
+};
+
 struct Diagnosis {
     int ranks = 0;
     int collectives = 0;
+    std::vector<MissingRows> missing;  // by collective; empty when every rank has a row for every collective
+    int64_t missing_rows = 0;
     double median_skew_us = 0, p99_skew_us = 0, max_skew_us = 0;  // last arrival minus median arrival
     std::vector<Suspect> culprits;  // most confident first
     std::vector<SharedComponent> shared;

@@ -6,7 +6,8 @@
 //   rank,collective,enter_us,exit_us
 //   0,17,1520.5,1893.0
 // `collective` is an id or sequence number shared by every rank taking part
-// (the n-th collective of the job); times are microseconds on any common clock.
+// (the n-th collective of the job), or a name ("allreduce_17", as logs print
+// them); times are microseconds on any common clock.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,10 +16,15 @@ namespace collsim {
 
 struct RankTiming {
     int rank = 0;
+    // A number, or for a named collective kNamedCollectives plus its place
+    // among the names in order of first appearance (numbers stay below it).
     int64_t collective = 0;
     double enter_us = 0;
     double exit_us = 0;
+    std::string name{};  // the collective's name where the file gives one
 };
+
+inline constexpr int64_t kNamedCollectives = int64_t{1} << 53;
 
 // Throws InputErrors naming file:line:column, the column and what was expected.
 std::vector<RankTiming> read_rank_timings_csv(const std::string& text, const std::string& name);

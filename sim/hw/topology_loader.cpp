@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/limits.hpp"
 #include "sim/hw/connectivity.hpp"
 #include "sim/hw/element_reader.hpp"
 #include "sim/hw/fabric.hpp"
@@ -28,7 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int64_t kMaxInstances = 1 << 20;
+using limits::kMaxNodeInstances;
 
 struct TemplateEntry {
     YAML::Node node;
@@ -180,8 +181,9 @@ void Loader::add_nodes(FragmentBuilder& b, const YAML::Node& list, const std::st
         auto count = f_.integer(n, item, "count", false);
         auto prefix = f_.string(n, item, "prefix", false);
         auto name = f_.string(n, item, "name", false);
-        if (count && (*count < 1 || *count > kMaxInstances)) {
-            f_.error(n["count"], item + ".count", fmt::format("a node count from 1 to {}", kMaxInstances),
+        if (count && (*count < 1 || *count > kMaxNodeInstances)) {
+            f_.error(n["count"], item + ".count",
+                     fmt::format("a node count from 1 to {} (the node instance limit)", kMaxNodeInstances),
                      describe_node(n["count"]));
             continue;
         }
@@ -195,6 +197,17 @@ void Loader::add_nodes(FragmentBuilder& b, const YAML::Node& list, const std::st
         if (!t) continue;
         if (name) {
             b.add_instance(*t, *name, *tname, n, item);
+            continue;
+        }
+        // Refused before the copies are made: a 10^6-GPU cluster would take
+        // minutes and gigabytes to build (issue 24).
+        const int64_t devices = static_cast<int64_t>(b.device_count()) +
+                                static_cast<int64_t>(t->devices.size()) * count.value_or(1);
+        if (devices > limits::kMaxTopologyDevices) {
+            f_.error(n["count"] ? n["count"] : n, item + ".count",
+                     fmt::format("a topology of at most {} devices (the topology device limit)",
+                                 limits::kMaxTopologyDevices),
+                     fmt::format("{} devices with these {} x {}", devices, count.value_or(1), *tname));
             continue;
         }
         const std::string p = prefix.value_or("node");

@@ -9,6 +9,7 @@
 
 #include "algorithms/algorithm.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/random.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/exec/interpret.hpp"
@@ -79,17 +80,17 @@ std::string label(const NumericsConfig& c, const std::vector<NumericsConfig>& al
 // Every configuration sums the same contributions: as many as the least
 // common multiple of the rank counts, so each rank gets a whole share.
 int common_contributions(const std::vector<NumericsConfig>& configs) {
-    constexpr int64_t kMaxContributions = 1 << 16;
+    using limits::kMaxNumericsContributions;
     int64_t m = 1;
     int largest = 0;
     for (const NumericsConfig& c : configs) {
         m = std::lcm(m, int64_t{c.ranks});
         largest = std::max(largest, c.ranks);
-        if (m > std::max<int64_t>(kMaxContributions, largest))
+        if (m > std::max<int64_t>(kMaxNumericsContributions, largest))
             bad("--compare",
                 fmt::format("rank counts whose least common multiple is at most {} (every element sums that many "
-                            "contributions)",
-                            kMaxContributions),
+                            "contributions: the contribution limit)",
+                            kMaxNumericsContributions),
                 std::to_string(m));
     }
     return static_cast<int>(m);
@@ -116,11 +117,6 @@ std::vector<StepId> arrival_order(const Topology& topo, const Schedule& s, NcclF
     sim.run();
     return order;
 }
-
-namespace {
-constexpr int64_t kMaxNumericsElements = int64_t{1} << 27;
-constexpr int kMaxNumericsRanks = 65'536;
-}  // namespace
 
 namespace {
 struct Setup {
@@ -181,13 +177,13 @@ NumericsReport run_numerics(const NumericsRequest& req) {
     if (req.elements < 1) bad("--elements", "at least 1", std::to_string(req.elements));
     // The reduction holds every element's exact sum and result per rank
     // order in memory, some tens of bytes each: 2^27 elements is a few GiB.
-    if (req.elements > kMaxNumericsElements)
-        bad("--elements", fmt::format("at most {} (the elements collsim numerics holds in memory)", kMaxNumericsElements),
+    if (req.elements > limits::kMaxNumericsElements)
+        bad("--elements", fmt::format("at most {} (the element limit: what collsim numerics holds in memory)", limits::kMaxNumericsElements),
             std::to_string(req.elements));
     for (const NumericsConfig& c : req.configs)
-        if (c.ranks > kMaxNumericsRanks)
+        if (c.ranks > limits::kMaxNumericsRanks)
             bad(c.option.empty() ? "--ranks" : c.option,
-                fmt::format("at most {} ranks (the contributions one element sums)", kMaxNumericsRanks),
+                fmt::format("at most {} ranks (the numerics rank limit: the contributions one element sums)", limits::kMaxNumericsRanks),
                 std::to_string(c.ranks));
     if (req.runs < 1) bad("--runs", "at least 1", std::to_string(req.runs));
     if (req.configs.empty()) bad("--compare", "at least one configuration", "");

@@ -89,7 +89,7 @@ private:
 
 std::vector<DeviceId> rank_gpus(const Topology& topo, const Trace& trace) {
     if (trace.ranks > static_cast<int>(topo.gpus().size()))
-        throw InputError(SourceLocation{trace.source, 0, 0}, "ranks",
+        throw InputError(trace.ranks_where.line > 0 ? trace.ranks_where : SourceLocation{trace.source, 0, 0}, "ranks",
                          fmt::format("at most {} ranks (the GPUs of topology '{}')", topo.gpus().size(), topo.name()),
                          std::to_string(trace.ranks));
     return {topo.gpus().begin(), topo.gpus().begin() + trace.ranks};

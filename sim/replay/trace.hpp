@@ -105,6 +105,7 @@ struct Trace {
     std::string name;
     std::string source;  // file it came from
     int ranks = 0;
+    SourceLocation ranks_where;  // where the rank count is given (native traces; else the file alone)
     ComputeDefaults compute;
     std::vector<std::string> streams;
     std::vector<Communicator> communicators;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/limits.hpp"
 #include "sim/core/text_file.hpp"
 #include "sim/replay/communicator_rules.hpp"
 #include "sim/replay/op_reader.hpp"
@@ -170,10 +171,12 @@ Trace parse_trace(const std::string& text, const std::string& name) {
                                  "programs", "overrides"});
     t.name = f.string(root, "trace", "name", false).value_or(name);
     const auto ranks = f.integer(root, "trace", "ranks", true);
-    if (ranks && (*ranks < 1 || *ranks > 1'000'000))
-        f.error(root["ranks"], "trace.ranks", "a rank count from 1 to 1000000", describe_node(root["ranks"]));
+    if (ranks && (*ranks < 1 || *ranks > limits::kMaxTraceRanks))
+        f.error(root["ranks"], "trace.ranks", fmt::format("a rank count from 1 to {} (the rank limit)", limits::kMaxTraceRanks),
+                describe_node(root["ranks"]));
     if (!ranks || !f.ok()) f.throw_if_errors();
     t.ranks = static_cast<int>(*ranks);
+    t.ranks_where = f.at(root["ranks"]);
     if (root["gpu"]) read_gpu(f, root["gpu"], t.compute);
 
     if (const YAML::Node comms = root["communicators"]; comms && f.expect_map(comms, "communicators")) {

@@ -93,31 +93,52 @@ std::string links_section(const CollReport& r) {
     }
     return out;
 }
+
+// nccl-tests' footer (src/common.cu): the mean busbw over the sizes run
+// ("%g", as it prints it; it averages its out-of-place and in-place rows, of
+// which collsim has the one). A size that hung has no bandwidth and is left out.
+std::string footer(const CollReport& r) {
+    double sum = 0;
+    int timed = 0;
+    for (const auto& row : r.rows)
+        if (!row.hang) sum += row.busbw_GBps, ++timed;
+    const int hung = static_cast<int>(r.rows.size()) - timed;
+    return fmt::format("# Avg bus bandwidth    : {}{}\n#\n", timed ? fmt::format("{:g}", sum / timed) : "N/A",
+                       hung ? fmt::format(" (over the {} sizes that finished; {} hung)", timed, hung) : "");
+}
 }  // namespace
 
 // The row layout of nccl-tests (src/common.cu): "%12li  %12li  %8s  %6s  %6i"
 // then, per placement, "  %7s  %6.2f  %6.2f  %5s". #wrong is N/A: collsim
-// moves no data (schedules are checked symbolically, in the tests).
+// moves no data (schedules are checked symbolically, in the tests). The algo
+// and proto columns widen to their longest name (nvls_tree). A size that hung
+// shows "hang" for its time and "-" for its bandwidths, never a time.
 std::string render_table(const CollReport& r) {
+    std::size_t algo_w = 6, proto_w = 6;
+    for (const auto& row : r.rows) algo_w = std::max(algo_w, row.algo.size()), proto_w = std::max(proto_w, row.proto.size());
     std::string out = fmt::format("# collsim coll: {} algo {} proto {} on {} ranks, topology {} ({}), model {}\n", r.op,
                                   r.algo, r.proto, r.ranks, r.topology, r.topology_file, r.model);
     out += "#\n";
     out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:<30}\n", "", "", "", "", "", "   out-of-place");
-    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>5}  {:>6} {:>6} {:>3}\n", "size",
-                       "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "algo", "proto", "ch");
+    out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>5}  {:>{}} {:>{}} {:>3}\n", "size",
+                       "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "algo", algo_w, "proto",
+                       proto_w, "ch");
     out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}\n", "(B)", "(elements)", "", "", "",
                        "(us)", "(GB/s)", "(GB/s)");
     for (const auto& row : r.rows) {
-        out += fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7.2f}  {:>6.2f}  {:>6.2f}  {:>5}  {:>6} {:>6} {:>3}\n",
-                           row.size.count(), row.count, row.type, row.redop, row.root, row.time.us(), row.algbw_GBps,
-                           row.busbw_GBps, "N/A", row.algo, row.proto, row.channels);
+        const std::string time = row.hang ? "hang" : fmt::format("{:.2f}", row.time.us());
+        const std::string algbw = row.hang ? "-" : fmt::format("{:.2f}", row.algbw_GBps);
+        const std::string busbw = row.hang ? "-" : fmt::format("{:.2f}", row.busbw_GBps);
+        out += fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>5}  {:>{}} {:>{}} {:>3}\n",
+                           row.size.count(), row.count, row.type, row.redop, row.root, time, algbw, busbw, "N/A",
+                           row.algo, algo_w, row.proto, proto_w, row.channels);
         if (row.hang)
             out += fmt::format("#   HANG: {} at {:.2f} us with {} of {} steps done; ranks waiting: {}; dead links: {}\n",
                                row.hang->timed_out ? "watchdog fired" : "no progress possible", row.hang->at.us(),
                                row.hang->steps_done, row.hang->steps_total, fmt::join(row.hang->waiting_ranks, ","),
                                row.hang->dead_links.empty() ? "none" : fmt::format("{}", fmt::join(row.hang->dead_links, ", ")));
     }
-    return out + model_section(r) + links_section(r) + explain_section(r);
+    return out + footer(r) + model_section(r) + links_section(r) + explain_section(r);
 }
 
 std::string render_json(const CollReport& r) {
@@ -134,9 +155,10 @@ std::string render_json(const CollReport& r) {
         o["size_bytes"] = row.size.count();
         o["count"] = row.count;
         o["type"] = row.type;
-        o["time_us"] = row.time.us();
-        o["algbw_GBps"] = row.algbw_GBps;
-        o["busbw_GBps"] = row.busbw_GBps;
+        // A hang has no time or bandwidth: null, beside "hang".
+        o["time_us"] = row.hang ? nlohmann::ordered_json() : nlohmann::ordered_json(row.time.us());
+        o["algbw_GBps"] = row.hang ? nlohmann::ordered_json() : nlohmann::ordered_json(row.algbw_GBps);
+        o["busbw_GBps"] = row.hang ? nlohmann::ordered_json() : nlohmann::ordered_json(row.busbw_GBps);
         o["algo"] = row.algo;
         o["proto"] = row.proto;
         o["channels"] = row.channels;
@@ -178,12 +200,18 @@ std::string render_json(const CollReport& r) {
     return j.dump(2) + "\n";
 }
 
+// Each row carries the sweep's op, topology and ranks, so concatenated sweeps
+// keep their context; a size that hung has "hang" set and no time or bandwidth.
 std::string render_csv(const CollReport& r) {
-    std::string out = "size_bytes,count,type,time_us,algbw_GBps,busbw_GBps,algo,proto,channels,redop,root,model\n";
-    for (const auto& row : r.rows)
-        out += fmt::format("{},{},{},{:.6f},{:.6f},{:.6f},{},{},{},{},{},{}\n", row.size.count(), row.count, row.type,
-                           row.time.us(), row.algbw_GBps, row.busbw_GBps, row.algo, row.proto, row.channels, row.redop,
-                           row.root, row.model);
+    std::string out =
+        "size_bytes,count,type,time_us,algbw_GBps,busbw_GBps,algo,proto,channels,redop,root,model,hang,op,topology,ranks\n";
+    for (const auto& row : r.rows) {
+        const std::string measured = row.hang ? ",," : fmt::format("{:.6f},{:.6f},{:.6f}", row.time.us(), row.algbw_GBps,
+                                                                   row.busbw_GBps);
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.size.count(), row.count, row.type, measured,
+                           row.algo, row.proto, row.channels, row.redop, row.root, row.model, row.hang ? "yes" : "no",
+                           r.op, r.topology, r.ranks);
+    }
     return out;
 }
 

@@ -18,6 +18,14 @@ std::string render_diagnosis_table(const Diagnosis& d) {
                            s.mean_lateness_us, s.evidence);
     for (const auto& c : d.shared)
         out += fmt::format("# ranks {} share {}: suspect it rather than each rank\n", fmt::join(c.ranks, ", "), c.device);
+    constexpr std::size_t kListed = 16;
+    for (std::size_t i = 0; i < d.missing.size() && i < kListed; ++i)
+        out += fmt::format("# missing: collective {} has no row for rank(s) {}\n",
+                           d.missing[i].name.empty() ? std::to_string(d.missing[i].collective) : d.missing[i].name,
+                           fmt::join(d.missing[i].ranks, ", "));
+    if (d.missing.size() > kListed)
+        out += fmt::format("# missing: {} more collective(s) with rows missing (--format json lists them all)\n",
+                           d.missing.size() - kListed);
     return out;
 }
 
@@ -37,6 +45,13 @@ std::string render_diagnosis_json(const Diagnosis& d) {
                                  {"evidence", s.evidence}});
     j["shared"] = nlohmann::ordered_json::array();
     for (const auto& c : d.shared) j["shared"].push_back({{"device", c.device}, {"ranks", c.ranks}});
+    j["complete"] = d.missing.empty();
+    j["missing_rows"] = d.missing_rows;
+    j["missing"] = nlohmann::ordered_json::array();
+    for (const auto& m : d.missing)
+        j["missing"].push_back({{"collective", m.name.empty() ? nlohmann::ordered_json(m.collective)
+                                                              : nlohmann::ordered_json(m.name)},
+                                {"ranks", m.ranks}});
     return j.dump(2) + "\n";
 }
 

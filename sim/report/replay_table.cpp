@@ -78,19 +78,28 @@ void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
         return all[x].end - all[x].last_arrival > all[y].end - all[y].last_arrival;
     });
-    out += fmt::format("{:>4}  {:<24} {:<13} {:<8} {:>5} {:>10} {:<16} {:>12} {:>10}\n", "step", "name", "op", "comm",
-                       "ranks", "size", "algo/proto/ch", "latency(us)", "skew(us)");
+    // Names in full: the name, comm and algo columns widen to the longest listed.
+    const std::size_t listed = std::min(rows, order.size());
+    std::size_t name_w = 24, comm_w = 8, algo_w = 16;
+    for (std::size_t k = 0; k < listed; ++k) {
+        const CollectiveRun& c = all[order[k]];
+        name_w = std::max(name_w, c.name.size());
+        comm_w = std::max(comm_w, rep.trace->communicators[c.comm].name.size());
+        algo_w = std::max(algo_w, algo_label(c).size());
+    }
+    out += fmt::format("{:>4}  {:<{}} {:<13} {:<{}} {:>5} {:>10} {:<{}} {:>12} {:>10}\n", "step", "name", name_w, "op",
+                       "comm", comm_w, "ranks", "size", "algo/proto/ch", algo_w, "latency(us)", "skew(us)");
     int bounded = 0, lumped = 0, fluid = 0;
     for (const auto& c : all) {
         bounded += c.bounded;
         lumped += c.lumped;
         fluid += c.fluid;
     }
-    for (std::size_t k = 0; k < std::min(rows, order.size()); ++k) {
+    for (std::size_t k = 0; k < listed; ++k) {
         const CollectiveRun& c = all[order[k]];
-        out += fmt::format("{:>4}  {:<24} {:<13} {:<8} {:>5} {:>10} {:<16} {:>12.2f} {:>10.2f}\n", c.step + 1,
-                           fit(c.name, 24), to_string(c.kind), fit(rep.trace->communicators[c.comm].name, 8), c.ranks,
-                           c.algo == "measured" ? "-" : size(c.bytes), algo_label(c),
+        out += fmt::format("{:>4}  {:<{}} {:<13} {:<{}} {:>5} {:>10} {:<{}} {:>12.2f} {:>10.2f}\n", c.step + 1, c.name,
+                           name_w, to_string(c.kind), rep.trace->communicators[c.comm].name, comm_w, c.ranks,
+                           c.algo == "measured" ? "-" : size(c.bytes), algo_label(c), algo_w,
                            (c.end - c.last_arrival).us(), (c.last_arrival - c.first_arrival).us());
     }
     if (bounded > 0)

@@ -156,6 +156,17 @@ std::vector<Dataset> load_datasets(const std::string& where, TopologyCache& topo
                 e.d.name = *file;
                 e.d.path = resolve(dir, *file);
                 e.d.topology_path = resolve(dir, *topology);
+                // A missing file is the manifest's error, at the line that names it.
+                bool present = true;
+                const std::pair<const char*, std::string> named[] = {{"file", e.d.path}, {"topology", e.d.topology_path}};
+                for (const auto& [key, resolved] : named) {
+                    std::error_code ec;
+                    if (std::filesystem::exists(resolved, ec)) continue;
+                    f.error(n[key], path + "." + key, "a file that exists (paths are relative to the manifest's folder)",
+                            "'" + resolved + "', which does not");
+                    present = false;
+                }
+                if (!present) continue;
                 e.d.machine_class = cls.value_or("");
                 e.d.algo = algo.value_or("auto");
                 e.d.proto = proto.value_or("auto");

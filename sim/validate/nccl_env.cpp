@@ -54,7 +54,7 @@ std::string algorithm_named(std::string_view nccl_name, const NcclSetting& s) {
     if (!family)
         throw InputError(s.at, s.name, "NCCL algorithms: Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT",
                          fmt::format("'{}'", nccl_name));
-    if (auto a = algorithm_for(*family)) return *a;
+    if (auto a = algorithm_for_nccl_name(nccl_name)) return *a;
     throw InputError(s.at, s.name, "an algorithm collsim models (Tree, Ring, CollNetDirect, NVLS, NVLSTree)",
                      fmt::format("'{}', which it does not", nccl_name));
 }
@@ -121,6 +121,11 @@ void check_agree(const std::vector<NcclSetting>& settings) {
 }
 
 }  // namespace
+
+std::optional<std::string> algorithm_for_nccl_name(std::string_view nccl_name) {
+    const auto family = value_in(kNcclAlgos, lower_case(nccl_name));
+    return family ? algorithm_for(*family) : std::nullopt;
+}
 
 std::vector<NcclSetting> nccl_settings_in(std::string_view text, const std::string& file, int line, int first_column) {
     std::vector<NcclSetting> out;

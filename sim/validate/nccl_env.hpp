@@ -5,6 +5,7 @@
 // CollNet on. The CSV form states them on its '# env:' line, NCCL's own log
 // ('NCCL INFO NCCL_ALGO set by environment to Ring') in raw nccl-tests output.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -40,6 +41,11 @@ struct NcclSelection {
 // values NCCL would not take or that collsim cannot follow (an algorithm or a
 // protocol it does not model), and for one setting given two values.
 NcclSelection nccl_selection(const std::vector<NcclSetting>& settings, CollOp op);
+
+// collsim's algorithm for one of NCCL_ALGO's names, matched without case
+// ("Ring", "NVLSTree", "CollnetDirect"); nullopt for a name NCCL does not
+// have, or one collsim does not model (PAT, CollnetChain).
+std::optional<std::string> algorithm_for_nccl_name(std::string_view nccl_name);
 
 // Appends a value unless the list has it already.
 template <typename T>

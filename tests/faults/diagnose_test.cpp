@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -78,6 +79,46 @@ TEST_CASE("a consistently slow rank is named with full confidence and its eviden
     CHECK_THAT(d.culprits[0].evidence, Catch::Contains("late at 50 of 50 collectives"));
 }
 
+TEST_CASE("a timing file with a rank's row missing is diagnosed as incomplete, naming the rank and collective") {
+    // Issue 24: one row deleted and the diagnosis read as if the job were complete.
+    std::vector<RankTiming> rows = synthetic_job(64, 50, 3, 17, 1.0, 1.1);
+    CHECK(diagnose(rows, nullptr).missing.empty());
+    rows.erase(std::find_if(rows.begin(), rows.end(), [](const RankTiming& t) { return t.rank == 9 && t.collective == 7; }));
+    const Diagnosis d = diagnose(rows, nullptr);
+    REQUIRE(d.missing.size() == 1);
+    CHECK(d.missing[0].collective == 7);
+    CHECK(d.missing[0].ranks == std::vector<int>{9});
+    CHECK(d.missing_rows == 1);
+    CHECK_THAT(d.verdict, Catch::StartsWith("incomplete timings: 1 row(s) missing, first rank 9 at collective 7"));
+    REQUIRE(d.culprits.size() == 1);  // the rows there are still name the straggler
+    CHECK(d.culprits[0].rank == 17);
+}
+
+TEST_CASE("named collectives are read as ids, and a row missing from one is named by it") {
+    const auto rows = read_rank_timings_csv("rank,collective,enter_us,exit_us\n0,allreduce_1,1,5\n1,allreduce_1,1,5\n"
+                                            "0,allreduce_2,6,9\n1,allreduce_2,6,9\n2,allreduce_1,1,5\n",
+                                            "t.csv");
+    REQUIRE(rows.size() == 5);
+    CHECK(rows[0].collective == rows[1].collective);
+    CHECK(rows[0].collective != rows[2].collective);
+    CHECK(rows[2].name == "allreduce_2");
+    const Diagnosis d = diagnose(rows, nullptr);
+    CHECK(d.collectives == 2);
+    REQUIRE(d.missing.size() == 1);
+    CHECK(d.missing[0].name == "allreduce_2");
+    CHECK(d.missing[0].ranks == std::vector<int>{2});
+    CHECK_THAT(d.verdict, Catch::StartsWith("incomplete timings: 1 row(s) missing, first rank 2 at collective allreduce_2"));
+}
+
+TEST_CASE("an error repeated on many rows of a timing file is reported once, with a count") {
+    std::string csv = "rank,collective,enter_us,exit_us\n";
+    for (int i = 0; i < 500; ++i) csv += fmt::format("{},0,{}ms,9\n", i, i);
+    const std::string msg = test::input_error_of([&] { read_rank_timings_csv(csv, "t.csv"); });
+    CHECK_THAT(msg, Catch::Contains("t.csv:2:5: enter_us: expected a time in microseconds, found '0ms' (and 499 more "
+                                    "row(s) like it, the last at line 501)"));
+    CHECK(std::count(msg.begin(), msg.end(), '\n') < 3);
+}
+
 TEST_CASE("stragglers that share a NIC point at the NIC") {
     // 16 GPUs, four behind each PCIe switch and NIC, all NICs on one leaf.
     std::string devices = "devices:\n  - {name: leaf, kind: switch}\n", links = "links:\n";
@@ -109,8 +150,8 @@ TEST_CASE("rank timing CSV errors name the line, column and field") {
     for (const Case& c : {
              Case{"rank,collective,enter_us\n0,1,2\n",
                   "t.csv:1:1: header: expected a column named exit_us"},
-             Case{"rank,collective,enter_us,exit_us\n0,1,2.5,9\n1,x,2,9\n",
-                  "t.csv:3:3: collective: expected a non-negative integer, found 'x'"},
+             Case{"rank,collective,enter_us,exit_us\n0,1,2.5,9\n1,1.5,2,9\n",
+                  "t.csv:3:3: collective: expected a non-negative integer or a name, found '1.5'"},
              Case{"rank,collective,enter_us,exit_us\n0,1,20,9\n", "t.csv:2:8: exit_us: expected a time no earlier"},
              Case{"rank,collective,enter_us,exit_us\n0,1,20\n", "t.csv:2:7: exit_us: expected a value in every column"},
              Case{"rank,collective,enter_us,exit_us\n-1,1,2,3\n", "t.csv:2:1: rank: expected a non-negative integer"},
@@ -139,6 +180,8 @@ TEST_CASE("collsim diagnose names the late rank and rejects a broken CSV") {
     CHECK(j["culprits"][0]["rank"] == 5);
     CHECK(j["culprits"][0]["late_collectives"] == 3);
     CHECK(j["collectives"] == 12);
+    CHECK(j["complete"] == true);
+    CHECK(j["missing"].empty());
     auto table = collsim::test::run_cli("diagnose tests/data/timings/late-rank5.csv");
     CHECK_THAT(table.out, Catch::Contains("most likely rank 5"));
     auto bad = collsim::test::run_cli("diagnose tests/data/timings/bad-time.csv");

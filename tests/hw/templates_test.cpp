@@ -93,10 +93,19 @@ nodes:
     CHECK(msg.find('\n') == std::string::npos);
 }
 
+TEST_CASE("a topology past the device limit is refused before its nodes are copied") {
+    // Issue 24: a 10^6-GPU fabric took gigabytes and minutes before any answer.
+    const std::string head = "schema: 1\nname: x\ntemplates:\n  b: {devices: [{name: g0, kind: gpu, memory_bandwidth: "
+                             "1TB/s}, {name: g1, kind: gpu, memory_bandwidth: 1TB/s}]}\n";
+    CHECK_THAT(test::topology_error(head + "nodes:\n  - {template: b, count: 600000}\n"),
+               Catch::Contains("t.yaml:6:26: nodes[0].count: expected a topology of at most 1048576 devices (the "
+                               "topology device limit), found 1200000 devices with these 600000 x b"));
+}
+
 TEST_CASE("a node count below one and a name with a count are rejected") {
     const std::string head = "schema: 1\nname: x\ntemplates:\n  b: {devices: [{name: g, kind: gpu, memory_bandwidth: 1TB/s}]}\n";
     CHECK_THAT(test::topology_error(head + "nodes:\n  - {template: b, count: 0}\n"),
-               Catch::Contains("nodes[0].count: expected a node count from 1 to 1048576, found '0'"));
+               Catch::Contains("nodes[0].count: expected a node count from 1 to 1048576 (the node instance limit), found '0'"));
     CHECK_THAT(test::topology_error(head + "nodes:\n  - {template: b, count: 2, name: solo}\n"),
                Catch::Contains("nodes[0].name: expected either name (one node) or prefix and count, found name with a "
                                "count above 1"));

@@ -54,7 +54,15 @@ TEST_CASE("a key given twice in a mapping is rejected, not read as its first val
                Catch::Contains("t.yaml:3:1: name: expected each key once in a mapping, found it again (first at line 1)"));
     const std::string deep = "name: x\nlinks: " + std::string(300, '[') + std::string(300, ']') + "\n";
     CHECK_THAT(test::topology_error(deep), Catch::Contains("expected YAML nested at most 256 deep") &&
-                                   Catch::Contains("found deeper nesting"));
+                                   Catch::Contains("(the nesting limits), found nesting 257 deep"));
+}
+
+TEST_CASE("a file cut inside its header comment is located at its end") {
+    // Issue 24: "expected a mapping of fields, found nothing" without a place.
+    CHECK_THAT(test::topology_error("# A topology\n# whose header comment is cu"),
+               Catch::Contains("t.yaml:3:1: topology: expected a mapping of fields, found nothing"));
+    CHECK_THAT(test::topology_error("# A topology\n"), Catch::Contains("t.yaml:2:1: topology: expected a mapping"));
+    CHECK_THAT(test::topology_error(""), Catch::Contains("t.yaml:1:1: topology: expected a mapping"));
 }
 
 TEST_CASE("an unknown device kind is rejected with the choices") {

@@ -119,7 +119,7 @@ TEST_CASE("numerics rejects bad --compare entries with exit 2") {
                   "--compare: expected at most the 8 GPUs of"},
              Case{"numerics --compare ring@4096,ring@4095",
                   "--compare: expected rank counts whose least common multiple is at most 65536 (every element sums "
-                  "that many contributions), found '16773120'"},
+                  "that many contributions: the contribution limit), found '16773120'"},
          }) {
         INFO(c.args);
         auto r = collsim::test::run_cli(c.args);

@@ -244,7 +244,7 @@ programs:
 
 TEST_CASE("a trace that needs more GPUs, or a card, than it has is refused") {
     CHECK_THROWS_WITH(run("ranks: 5\nprogram: [{name: a, duration: 1us}]\n"),
-                      Catch::Contains("ranks: expected at most 4 ranks (the GPUs of topology 'four-gpus'), found 5"));
+                      Catch::Contains("t.yaml:1:8: ranks: expected at most 4 ranks (the GPUs of topology 'four-gpus'), found 5"));
     CHECK_THROWS_WITH(run("ranks: 1\nprogram: [{name: a, flops: 1e9}]\n"),
                       Catch::Contains("t.yaml:2:11: op 'a' on rank 0: expected a GPU card for its roofline"));
 }

@@ -22,7 +22,7 @@ struct Case {
 TEST_CASE("every trace error names file, position, field, expectation and finding") {
     const std::vector<Case> cases{
         {"name: x\n", "t.yaml:1:1: trace.ranks: expected an integer (required), found no such field"},
-        {"ranks: 0\nprogram: []\n", "t.yaml:1:8: trace.ranks: expected a rank count from 1 to 1000000, found '0'"},
+        {"ranks: 0\nprogram: []\n", "t.yaml:1:8: trace.ranks: expected a rank count from 1 to 1000000 (the rank limit), found '0'"},
         {"ranks: 2\ncolour: red\nprogram: []\n", "t.yaml:2:1: trace.colour: expected one of the keys name,"},
         {"ranks: [1\n", "t.yaml:2:1: yaml: expected well-formed YAML"},
         {kHead + "program:\n  - {name: a, durration: 1us}\n", "t.yaml:4:15: program[0].durration: expected one of the keys"},

@@ -107,8 +107,9 @@ TEST_CASE("bad manifests and runs that do not fit their machine are rejected") {
              Case{"ranks-disagree.yaml", "ranks-disagree.yaml:2:5: ranks: expected the 8 ranks that"},
              Case{"ranks-vs-topology.yaml", "new-layout-allreduce.log: ranks: expected as many ranks as topology "
                                             "'two-gpus'"},
-             Case{"missing-log.yaml", "missing.log: file: expected a readable file, found it cannot "
-                                      "be opened"},
+             Case{"missing-log.yaml", "missing-log.yaml:2:12: manifest.datasets[0].file: expected a file that "
+                                      "exists (paths are relative to the manifest's folder), found '"},
+             Case{"missing-log.yaml", "missing.log', which does not"},
              Case{"no-collective.yaml", "unnamed-run.log: collective: expected a log that names its collective"},
          }) {
         INFO(c.file);

@@ -8,6 +8,7 @@
 
 #include "sim/core/json_input.hpp"
 #include "sim/core/json_places.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/text_file.hpp"
 #include "sim/replay/import/chakra_trace.hpp"
 #include "sim/replay/import/kineto_json.hpp"
@@ -74,7 +75,14 @@ Trace load_any_trace(const std::string& path, const TraceImportOptions& options)
     const std::string text = read_text_file(path);
     json doc;
     switch (format_of(text, path, doc)) {
-        case Format::native: return parse_trace(text, path);
+        case Format::native:
+            if (static_cast<int64_t>(text.size()) > limits::kMaxNativeTraceBytes)
+                throw InputError(SourceLocation{path, 0, 0}, "file",
+                                 fmt::format("a native trace of at most {} MiB (the native trace size limit: its "
+                                             "YAML reader needs about 60 bytes of memory per byte)",
+                                             limits::kMaxNativeTraceBytes >> 20),
+                                 fmt::format("{} bytes", text.size()));
+            return parse_trace(text, path);
         case Format::kineto: return import_files({path}, path, options);
     }
     return parse_trace(text, path);

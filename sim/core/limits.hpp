@@ -1,0 +1,58 @@
+#pragma once
+// Every bound collsim puts on what it reads, in one place. Each is enforced
+// where its input is read, as an exit 2 (InputError) that names the bound and
+// the value found; the README's "Limits" section lists them. They sit far above
+// any real input we know of and exist so that a wrong or hostile input ends at
+// once with a message instead of growing until the machine runs out of memory
+// (issue 24: /dev/zero as a trace, a 10^6-deep JSON list, 10^12 elements).
+#include <cstddef>
+#include <cstdint>
+
+namespace collsim::limits {
+
+// Files. Any one input file, as read (after gunzip, so a small .gz cannot
+// unpack without bound). Only regular files and pipes are read: a device such as
+// /dev/zero never ends.
+inline constexpr int64_t kMaxInputBytes = int64_t{1} << 30;  // 1 GiB
+// A native trace is read through yaml-cpp, whose document costs about 60 bytes
+// of memory per byte of JSON text and ~200 us per op (bench/resources.cpp,
+// BENCHMARKS.md): 32 MiB of trace is about 2 GiB. Larger traces are refused when
+// their size is known, before the read.
+inline constexpr int64_t kMaxNativeTraceBytes = int64_t{32} << 20;  // 32 MiB
+
+// Nesting, in every reader: YAML (topologies, traces, fault plans, profiles,
+// manifests), JSON (Chakra, Kineto, replay reports) and XML (MSCCL).
+inline constexpr int kMaxYamlDepth = 256;
+// YAML aliases of aliases multiply ("billion laughs"): the nodes walked once
+// aliases are expanded.
+inline constexpr std::size_t kMaxYamlNodes = 10'000'000;
+inline constexpr int kMaxJsonDepth = 256;
+inline constexpr int kMaxXmlDepth = 32;
+
+// Traces: ranks. The ops of a native trace are bounded by its size and the
+// YAML node limit: an op is at least three nodes (a mapping, a key, a value),
+// so at most ~3.3 x 10^6 ops, about 1 GiB resolved (TraceOp,
+// sim/replay/trace.hpp: 312 bytes before names).
+inline constexpr int kMaxTraceRanks = 1'000'000;
+
+// Topologies: instances of one node template (count:), and devices made from
+// templates, checked before they are copied. The largest shipped file
+// (cluster-h100-16384n.yaml, 131,072 GPUs) has 381,952 devices and loads in
+// ~1.5 s and ~310 MiB (BENCHMARKS.md); 2^20 devices is about 2.7 times that.
+inline constexpr int64_t kMaxNodeInstances = int64_t{1} << 20;
+inline constexpr int64_t kMaxTopologyDevices = int64_t{1} << 20;
+
+// numerics: elements (~28 bytes each while the reduction runs: 2^27 is a few
+// GiB), ranks, and contributions per element under --compare.
+inline constexpr int64_t kMaxNumericsElements = int64_t{1} << 27;
+inline constexpr int kMaxNumericsRanks = 65'536;
+inline constexpr int64_t kMaxNumericsContributions = int64_t{1} << 16;
+
+// Sizes in one coll sweep (nccl-tests' -b 1 -e 1G -i 1 would be 10^9).
+inline constexpr int64_t kMaxSweepSizes = 100'000;
+
+// A direct AllToAll's closed form and fluid streams hold every pair:
+// ranks x (ranks-1) x channels transfers, about 1.1 GiB per million.
+inline constexpr int64_t kMaxAllToAllTransfers = int64_t{1} << 22;
+
+}  // namespace collsim::limits
