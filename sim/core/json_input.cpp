@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
-#include "sim/core/limits.hpp"
 #include "sim/core/text_file.hpp"
 
 namespace collsim {
@@ -29,7 +28,7 @@ void check_json_depth(const std::string& text, const std::string& name) {
 nlohmann::json parse_json_input(const std::string& text, const std::string& name, const std::string& expected) {
     check_json_depth(text, name);
     try {
-        return parse();
+        return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         throw InputError(text_position(text, e.byte > 0 ? e.byte - 1 : 0, name), "json", expected, "malformed JSON");
     } catch (const nlohmann::json::out_of_range& e) {  // "number overflow parsing '1e400'": no byte offset
@@ -38,20 +37,6 @@ nlohmann::json parse_json_input(const std::string& text, const std::string& name
         throw InputError(SourceLocation{name, 0, 0}, "json", "numbers within a double's range",
                          quote == std::string::npos ? what : what.substr(quote));
     }
-}
-
-}  // namespace
-
-nlohmann::json parse_json_input(const std::string& text, const std::string& name, const std::string& expected) {
-    return parse_checked(text, name, expected, [&] { return nlohmann::json::parse(text); });
-}
-
-nlohmann::json parse_json_outline(const std::string& text, const std::string& name, const std::string& expected) {
-    // The callback keeps an element when it returns true: the top-level
-    // object's keys and values are at depth 1, whatever they hold deeper is dropped.
-    const nlohmann::json::parser_callback_t top_level = [](int depth, nlohmann::json::parse_event_t,
-                                                           nlohmann::json&) { return depth <= 1; };
-    return parse_checked(text, name, expected, [&] { return nlohmann::json::parse(text, top_level); });
 }
 
 bool looks_like_json(const std::string& text) {

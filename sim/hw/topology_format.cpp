@@ -26,31 +26,31 @@ std::string_view sniffed_root_element(std::string_view t) {
 }
 }  // namespace
 
-InputFormat sniff_input_format(const std::string& text) {
+TopologyFileFormat sniff_topology_format(const std::string& text) {
     // POSIX tar: "ustar" at byte 257 of the first header.
-    if (text.size() > 262 && text.compare(257, 5, "ustar") == 0) return InputFormat::tar;
+    if (text.size() > 262 && text.compare(257, 5, "ustar") == 0) return TopologyFileFormat::tar;
     const std::string_view root = sniffed_root_element(text);
-    if (root == "system") return InputFormat::nccl_topology_xml;
-    if (root == "algo") return InputFormat::msccl_xml;
-    if (!root.empty()) return InputFormat::other_xml;
+    if (root == "system") return TopologyFileFormat::nccl_topology_xml;
+    if (root == "algo") return TopologyFileFormat::msccl_xml;
+    if (!root.empty()) return TopologyFileFormat::other_xml;
     // YAML is text: a NUL or other control byte in the first kilobyte means
     // binary data, such as a Chakra ET protobuf.
     const std::string_view head = std::string_view(text).substr(0, 1024);
     if (std::any_of(head.begin(), head.end(), [](char c) {
             return c == '\0' || (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\r' && c != '\t');
         }))
-        return InputFormat::binary;
-    return InputFormat::yaml;
+        return TopologyFileFormat::binary;
+    return TopologyFileFormat::yaml;
 }
 
-std::string_view input_format_name(InputFormat f) {
+std::string_view input_format_name(TopologyFileFormat f) {
     switch (f) {
-        case InputFormat::yaml: return "YAML";
-        case InputFormat::nccl_topology_xml: return "NCCL topology XML";
-        case InputFormat::msccl_xml: return "an MSCCL algorithm (XML)";
-        case InputFormat::other_xml: return "XML";
-        case InputFormat::tar: return "a tar archive";
-        case InputFormat::binary: return "binary data (a Chakra ET protobuf, or an archive?)";
+        case TopologyFileFormat::yaml: return "YAML";
+        case TopologyFileFormat::nccl_topology_xml: return "NCCL topology XML";
+        case TopologyFileFormat::msccl_xml: return "an MSCCL algorithm (XML)";
+        case TopologyFileFormat::other_xml: return "XML";
+        case TopologyFileFormat::tar: return "a tar archive";
+        case TopologyFileFormat::binary: return "binary data (a Chakra ET protobuf, or an archive?)";
     }
     return "?";
 }

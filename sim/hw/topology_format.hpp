@@ -8,12 +8,12 @@
 
 namespace collsim {
 
-enum class InputFormat { yaml, nccl_topology_xml, msccl_xml, other_xml, tar, binary };
+enum class TopologyFileFormat { yaml, nccl_topology_xml, msccl_xml, other_xml, tar, binary };
 
 // `text` as read_text_file returns it (already gunzipped).
-InputFormat sniff_input_format(const std::string& text);
+TopologyFileFormat sniff_topology_format(const std::string& text);
 
 // "NCCL topology XML", "an MSCCL algorithm (XML)", ...
-std::string_view input_format_name(InputFormat f);
+std::string_view input_format_name(TopologyFileFormat f);
 
 }  // namespace collsim

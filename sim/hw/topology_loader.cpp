@@ -278,9 +278,9 @@ Topology parse_topology(const std::string& yaml_text, const std::string& name) {
 
 Topology load_topology(const std::string& path, std::vector<std::string>* notes) {
     const std::string text = read_text_file(path);
-    const InputFormat format = sniff_input_format(text);
+    const TopologyFileFormat format = sniff_topology_format(text);
     const SourceLocation start{path, 1, 1};
-    if (format == InputFormat::nccl_topology_xml) {
+    if (format == TopologyFileFormat::nccl_topology_xml) {
         if (!notes)
             throw InputError(start, "topology", "a schema-v1 YAML topology",
                              "this is NCCL topology XML: use `collsim topo import` to convert it");
@@ -290,7 +290,7 @@ Topology load_topology(const std::string& path, std::vector<std::string>* notes)
         const std::string as_yaml = path + " (imported)";
         return build(load_yaml_text(imported.yaml, as_yaml), path);
     }
-    if (format != InputFormat::yaml)
+    if (format != TopologyFileFormat::yaml)
         throw InputError(start, "topology", notes ? "a topology: schema-v1 YAML or NCCL topology XML" : "a schema-v1 YAML topology",
                          fmt::format("this is {}", input_format_name(format)));
     return build(load_yaml_text(text, path), path);
