@@ -6,18 +6,42 @@
 
 namespace collsim {
 
+namespace {
+// A key's home slot in a power-of-two table: the high bits of a
+// multiplicative hash (Knuth's golden-ratio constant).
+std::size_t slot_of(uint64_t key, std::size_t size) {
+    return static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> 20) & (size - 1);
+}
+}  // namespace
+
 Estimate slower(const Estimate& a, const Estimate& b) { return b.total() > a.total() ? b : a; }
 
 const Path& CostModel::path(DeviceId a, DeviceId b, int channel) {
     // Device ids fit 26 bits (topologies stop well below 2^26 devices), channels 12.
     const uint64_t key = (static_cast<uint64_t>(a) << 38) | (static_cast<uint64_t>(b) << 12) |
                          static_cast<uint64_t>(channel & 0xfff);
-    auto it = paths_.find(key);
-    if (it == paths_.end())
-        it = paths_.emplace(key, routing_.route(routes_, a, b, static_cast<uint64_t>(channel),
-                                                [](ChannelId) { return uint64_t{0}; }))
-                 .first;
-    return it->second;
+    if (path_keys_.size() < 2 * (paths_.size() + 1)) {
+        std::vector<uint64_t> keys(std::max<std::size_t>(1024, path_keys_.size() * 2), 0);
+        std::vector<uint32_t> slots(keys.size(), 0);
+        for (std::size_t i = 0; i < path_keys_.size(); ++i) {
+            if (path_keys_[i] == 0) continue;
+            std::size_t j = slot_of(path_keys_[i] - 1, keys.size());
+            while (keys[j] != 0) j = (j + 1) & (keys.size() - 1);
+            keys[j] = path_keys_[i];
+            slots[j] = path_slots_[i];
+        }
+        path_keys_ = std::move(keys);
+        path_slots_ = std::move(slots);
+    }
+    std::size_t j = slot_of(key, path_keys_.size());
+    while (path_keys_[j] != 0) {
+        if (path_keys_[j] == key + 1) return paths_[path_slots_[j]];
+        j = (j + 1) & (path_keys_.size() - 1);
+    }
+    path_keys_[j] = key + 1;
+    path_slots_[j] = static_cast<uint32_t>(paths_.size());
+    return paths_.emplace_back(
+        routing_.route(routes_, a, b, static_cast<uint64_t>(channel), [](ChannelId) { return uint64_t{0}; }));
 }
 
 bool CostModel::via_switch(DeviceId a, DeviceId b) const {

@@ -31,6 +31,7 @@ struct Usage {
 
 // Runs `argv` with stdout discarded and stderr kept in `err_path`.
 Usage run_child(const std::vector<std::string>& args, const std::string& err_path) {
+    std::fflush(stdout);  // else the child's freopen writes the parent's buffered lines
     const auto t0 = std::chrono::steady_clock::now();
     const pid_t pid = fork();
     if (pid == 0) {

@@ -53,6 +53,7 @@ void Executor::start(const Schedule& schedule, std::function<void()> done) {
     if (schedule.ranks != static_cast<int>(rank_gpus_.size()))
         throw std::logic_error("schedule and communicator disagree on the rank count");
     schedule_ = &schedule;
+    pipeline_ = schedule.fluid ? net_.new_pipeline() : 0;
     done_ = std::move(done);
     finished_ = 0;
     const auto n = static_cast<StepId>(schedule.steps.size());
@@ -131,7 +132,7 @@ void Executor::begin(StepId s) {
             }
             net_.start_flow({memory_resource(topo_, dev)},
                             step.bytes * (step.kind == StepKind::local_copy ? kCopyMemoryTraffic : kReduceMemoryTraffic),
-                            Time{}, [this, s] { complete(s); }, {}, schedule_->fluid);
+                            Time{}, [this, s] { complete(s); }, {}, schedule_->fluid ? pipeline_ : 0);
             break;
         case StepKind::copy: complete(s); break;
     }
@@ -160,7 +161,7 @@ void Executor::send(StepId s) {
             sent(s);
             sim_.schedule_in(latency, [this, s] { complete(s); });
         },
-        {}, step.fluid());
+        {}, step.fluid() ? pipeline_ : 0);
 }
 
 // A send's bytes have left: its connection takes the next send, and what

@@ -87,6 +87,7 @@ private:
 
     static constexpr uint32_t kDone = UINT32_MAX;
     const Schedule* schedule_ = nullptr;
+    uint32_t pipeline_ = 0;  // the network's pipeline id of a fluid schedule's streams
     std::vector<uint32_t> waiting_on_;
     // Dependents of step s: dependents_[dependents_begin_[s] .. dependents_begin_[s+1]),
     // marked with kAfterSent where they wait only for s to be sent.

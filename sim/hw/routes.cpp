@@ -71,7 +71,7 @@ Routes::Dag Routes::build_dag(DeviceId src, DeviceId dst, int64_t floor_bps, boo
 
 const Routes::Dag* Routes::dag(DeviceId src, DeviceId dst) {
     check(src, dst);
-    auto key = std::make_pair(src, dst);
+    const uint64_t key = (static_cast<uint64_t>(src) << 32) | dst;
     auto it = dags_.find(key);
     if (it == dags_.end()) {
         if (dags_.size() >= kMaxCachedPairs) dags_.clear();

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -87,7 +88,11 @@ private:
     void check(DeviceId src, DeviceId dst) const;
 
     const Topology& topo_;
-    std::map<std::pair<DeviceId, DeviceId>, Dag> dags_;
+    // Hashed: a replay asks for a route on every send (millions); nothing iterates it.
+    struct PairHash {
+        std::size_t operator()(uint64_t k) const { return static_cast<std::size_t>(k * 0x9e3779b97f4a7c15ULL >> 20); }
+    };
+    std::unordered_map<uint64_t, Dag, PairHash> dags_;
     RouteSearch search_;
     std::vector<uint32_t> slot_;  // scratch: device -> index in the Dag being built
     std::vector<uint32_t> node_;

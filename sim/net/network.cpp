@@ -10,7 +10,8 @@ constexpr __int128 kScale = 1'000'000'000'000;  // picoseconds per second
 }
 
 Network::Network(Simulator& sim, std::vector<Bandwidth> capacities)
-    : sim_(sim), extra_latency_(capacities.size()), on_resource_(capacities.size()), carried_(capacities.size(), 0),
+    : sim_(sim), extra_latency_(capacities.size()), on_resource_(capacities.size()),
+      lead_pipeline_(capacities.size(), 0), lead_count_(capacities.size(), 0), carried_(capacities.size(), 0),
       resource_slot_(capacities.size(), kUnmarked) {
     capacity_.reserve(capacities.size());
     for (auto c : capacities) capacity_.push_back(c.bps());
@@ -32,6 +33,8 @@ ResourceId Network::add_resource(Bandwidth bw) {
     capacity_.push_back(bw.bps());
     extra_latency_.emplace_back();
     on_resource_.emplace_back();
+    lead_pipeline_.push_back(0);
+    lead_count_.push_back(0);
     carried_.push_back(0);
     resource_slot_.push_back(kUnmarked);
     return static_cast<ResourceId>(capacity_.size() - 1);
@@ -81,7 +84,7 @@ Bytes Network::carried_now(ResourceId r) const {
 }
 
 FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done,
-                           Event on_sent, bool coupled) {
+                           Event on_sent, uint32_t pipeline) {
     for (ResourceId r : resources)
         if (r >= capacity_.size()) throw std::out_of_range("flow over an unknown resource");
     std::sort(resources.begin(), resources.end());
@@ -111,9 +114,9 @@ FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time 
     f.on_sent = std::move(on_sent);
     f.finish = EventHandle{};
     f.active = true;
-    f.coupled = coupled;
+    f.pipeline = pipeline;
     ++active_;
-    for (ResourceId r : f.resources) on_resource_[r].push_back(id);
+    for (ResourceId r : f.resources) join(r, id);
     changed(f.resources);
     return id;
 }
@@ -267,16 +270,39 @@ void Network::finish(FlowId id) {
     f.active = false;
     f.finish = EventHandle{};
     --active_;
-    for (ResourceId r : f.resources) {
-        auto& v = on_resource_[r];
-        v.erase(std::find(v.begin(), v.end(), id));
-    }
+    for (ResourceId r : f.resources) leave(r, id);
     if (f.on_sent) sim_.schedule_in(Time{}, std::move(f.on_sent));
     sim_.schedule_in(f.latency, std::move(f.on_done));
     std::vector<ResourceId> touched = std::move(f.resources);
     f.resources.clear();
     free_ids_.push_back(id);
-    if (!f.coupled) changed(touched);
+    if (f.pipeline == 0 || shared_beyond(touched, f.pipeline)) changed(touched);
+}
+
+void Network::join(ResourceId r, FlowId id) {
+    auto& v = on_resource_[r];
+    const uint32_t p = flows_[id].pipeline;
+    if (v.empty()) lead_pipeline_[r] = p, lead_count_[r] = 0;
+    if (p == lead_pipeline_[r]) ++lead_count_[r];
+    v.push_back(id);
+}
+
+void Network::leave(ResourceId r, FlowId id) {
+    auto& v = on_resource_[r];
+    v.erase(std::find(v.begin(), v.end(), id));
+    if (flows_[id].pipeline != lead_pipeline_[r] || --lead_count_[r] > 0 || v.empty()) return;
+    // The lead pipeline has left: another one leads, counted once.
+    lead_pipeline_[r] = flows_[v.front()].pipeline;
+    lead_count_[r] = static_cast<uint32_t>(std::count_if(
+        v.begin(), v.end(), [&](FlowId other) { return flows_[other].pipeline == lead_pipeline_[r]; }));
+}
+
+// Whether a flow outside `pipeline` (plain flows are in pipeline 0) is on any of these.
+bool Network::shared_beyond(const std::vector<ResourceId>& resources, uint32_t pipeline) const {
+    for (ResourceId r : resources)
+        if (!on_resource_[r].empty() && (lead_pipeline_[r] != pipeline || lead_count_[r] < on_resource_[r].size()))
+            return true;
+    return false;
 }
 
 }  // namespace collsim

@@ -27,12 +27,18 @@ public:
 
     // Starts a flow now; `on_done` runs when its last byte has arrived, and
     // `on_sent` (if given) when its last byte has left, `latency` earlier.
-    // A `coupled` flow is one stage of a pipeline whose stages move at the
-    // pace of its slowest (a fluid stream): its end re-rates nothing, since
-    // the stages it shared links with were held back by that slowest stage,
-    // not by it. Its share stays unused until something else changes there.
+    // A flow of a `pipeline` (non-zero, from new_pipeline()) is one stage of
+    // a pipeline whose stages move at the pace of its slowest (a fluid
+    // stream): its end re-rates nothing where only its own pipeline's flows
+    // remain, since the stages it shared links with were held back by that
+    // slowest stage, not by it. Where another pipeline's flow or a plain flow
+    // shares one of its resources, its end re-rates them at once (with the
+    // rest of their component, its own pipeline's flows too): that traffic
+    // was held back by it.
     FlowId start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done,
-                      Event on_sent = {}, bool coupled = false);
+                      Event on_sent = {}, uint32_t pipeline = 0);
+    // A pipeline id no flow has used.
+    uint32_t new_pipeline() { return ++pipelines_; }
 
     Bandwidth rate(FlowId f) const { return Bandwidth::bytes_per_s(flows_[f].rate); }
     std::size_t active_flows() const { return active_; }
@@ -78,10 +84,13 @@ private:
         Event on_done, on_sent;
         EventHandle finish;
         bool active = false;
-        bool coupled = false;
+        uint32_t pipeline = 0;
     };
 
     void changed(const std::vector<ResourceId>& touched);
+    void join(ResourceId r, FlowId id);
+    void leave(ResourceId r, FlowId id);
+    bool shared_beyond(const std::vector<ResourceId>& resources, uint32_t pipeline) const;
     void rerate_around(const std::vector<ResourceId>& touched);
     void fill(const std::vector<FlowId>& component, const std::vector<ResourceId>& resources);
     void advance(Flow& f);
@@ -92,6 +101,11 @@ private:
     std::vector<int64_t> capacity_;
     std::vector<Time> extra_latency_;
     std::vector<std::vector<FlowId>> on_resource_;
+    // Per resource with flows: the pipeline of one of them, and how many of
+    // its flows are of that pipeline (so that a pipeline's flow ending can
+    // tell in O(1) whether anything else shares the resource).
+    std::vector<uint32_t> lead_pipeline_, lead_count_;
+    uint32_t pipelines_ = 0;
     std::vector<__int128> carried_;  // bytes x 10^12
     std::vector<Flow> flows_;
     std::vector<FlowId> free_ids_;

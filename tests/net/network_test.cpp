@@ -111,3 +111,36 @@ TEST_CASE("an added resource limits the flows that use it, and is handed out aga
     CHECK(net.capacity(cap) == gbps(1));
     CHECK(net.carried(cap) == Bytes(0));
 }
+
+TEST_CASE("a pipeline's stream that ends hands its share to another pipeline's stream at that moment") {
+    // Streams of two pipelines on one 10 GB/s link, 5 GB/s each: A's 10 KB
+    // ends at 2 us, and B's 30 KB has 20 KB left, which it then sends alone
+    // at 10 GB/s: done at 4 us (at 5 GB/s throughout it would be 6 us).
+    Simulator sim;
+    Network net(sim, {gbps(10)});
+    const uint32_t a = net.new_pipeline(), b = net.new_pipeline();
+    Time a_done{}, b_done{};
+    net.start_flow({0}, Bytes(10'000), Time{}, [&] { a_done = sim.now(); }, {}, a);
+    const FlowId fb = net.start_flow({0}, Bytes(30'000), Time{}, [&] { b_done = sim.now(); }, {}, b);
+    net.settle();
+    CHECK(net.rate(fb) == gbps(5));
+    sim.run_until(Time::from_ps(2'000'000));
+    net.settle();
+    CHECK(a_done == Time::from_ps(2'000'000));
+    CHECK(net.rate(fb) == gbps(10));
+    sim.run();
+    CHECK(b_done == Time::from_ps(4'000'000));
+}
+
+TEST_CASE("a pipeline's stream that ends leaves its own pipeline's streams at their pace") {
+    // The same two streams in one pipeline: the longer one was held to the
+    // pipeline's pace, not by the shorter, so it keeps 5 GB/s: done at 6 us.
+    Simulator sim;
+    Network net(sim, {gbps(10)});
+    const uint32_t p = net.new_pipeline();
+    Time done{};
+    net.start_flow({0}, Bytes(10'000), Time{}, [] {}, {}, p);
+    net.start_flow({0}, Bytes(30'000), Time{}, [&] { done = sim.now(); }, {}, p);
+    sim.run();
+    CHECK(done == Time::from_ps(6'000'000));
+}

@@ -21,10 +21,6 @@
 
 namespace collsim {
 
-// The most ranks a Chakra trace may say it has (ngpus, or rank files): far
-// beyond any cluster, and a bound on what a bad value makes collsim allocate.
-constexpr int kMaxChakraRanks = 1 << 20;
-
 struct ChakraNode {
     uint64_t id = 0;
     std::string name;

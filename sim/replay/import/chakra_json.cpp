@@ -71,8 +71,8 @@ ImportedProgram import_chakra_rank(const json& doc, const std::string& file, int
     g.runtime_field = "runtime";
     if (doc.contains("ngpus")) {
         const json& n = doc["ngpus"];
-        if (!n.is_number_integer() || n.get<int64_t>() < 1 || n.get<int64_t>() > kMaxChakraRanks)
-            bad_chakra_json(file, "ngpus", fmt::format("a number of GPUs from 1 to {}", kMaxChakraRanks), n);
+        if (!n.is_number_integer() || n.get<int64_t>() < 1 || n.get<int64_t>() > kMaxImportedRanks)
+            bad_chakra_json(file, "ngpus", fmt::format("a number of GPUs from 1 to {}", kMaxImportedRanks), n);
         g.world = n.get<int>();
     }
     g.nodes.reserve(nodes.size());
