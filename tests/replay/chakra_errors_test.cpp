@@ -76,7 +76,8 @@ TEST_CASE("a Chakra set of fewer files than its ngpus is refused, naming both", 
     for (int r : {0, 1}) chakra_copy_sample(dir, r);
     CHECK_THAT(test::input_error_of([&] { load_any_trace(dir); }),
                Catch::Contains(dir + ": world_size: expected a trace for each of the job's 4 ranks (its world_size), "
-                                     "or --ranks-present to replicate the ranks given, found 2 files, of ranks 0, 1"));
+                                     "or --ranks-present to replicate the ranks given, found 2 files in " +
+                                     dir + ", of ranks 0, 1"));
     fs::remove_all(dir);
 }
 
@@ -148,14 +149,14 @@ TEST_CASE("inputs in a format their reader does not take are named as that forma
              Case{"replay --topology topologies/dgx-h100.yaml --trace " + dir + "/a.zip",
                   dir + "/a.zip:1:1: file: expected a workload trace (native YAML or JSON, Chakra, PyTorch ET, Kineto), "
                         "found this is a zip archive: unpack it first (unzip)"},
-             Case{"coll --topology " + dir + "/a.zst", dir + "/a.zst:1:1: file: expected YAML, found this is a "
-                                                             "zstd-compressed file: unpack it first (zstd -d)"},
+             // Topologies: the topology reader's own sniffer (sim/hw/topology_format), which reads XML itself.
+             Case{"coll --topology " + dir + "/a.zst", dir + "/a.zst:1:1: topology: expected a topology: schema-v1 "
+                                                             "YAML or NCCL topology XML, found this is binary data"},
              Case{"coll --topology " + dir + "/topo.xml",
-                  dir + "/topo.xml:1:1: file: expected YAML, found this is NCCL topology XML: convert it with "
-                        "`collsim topo import`"},
+                  dir + "/topo.xml:2:1: NCCL topology XML <system>: expected at least one GPU"},
              Case{"topo check " + test::source_path("workloads/samples/chakra-et/ring.0.et"),
-                  "ring.0.et:1:1: file: expected YAML, found this is a Chakra ET protobuf: give it to `collsim replay "
-                  "--trace`"},
+                  "ring.0.et:1:1: topology: expected a topology: schema-v1 YAML or NCCL topology XML, found this is "
+                  "binary data (a Chakra ET protobuf, or an archive?)"},
          }) {
         INFO(c.args);
         const test::CliResult r = test::run_cli(c.args);
