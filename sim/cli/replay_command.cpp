@@ -85,15 +85,17 @@ CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     return c;
 }
 
-int run_replay(const ReplayCliOptions& o) {
-    ProgressMonitor monitor("collsim replay", o.progress);
-    if (o.format != "table" && o.format != "json" && o.format != "csv")
-        bad_option("--format", "one of table, json, csv", o.format);
+ReplayOptions ReplayInputs::options() const {
+    ReplayOptions r = opts;
+    r.faults = faults ? &*faults : nullptr;
+    return r;
+}
+
+ReplayInputs load_replay_inputs(const ReplayCliOptions& o, const Topology& topo) {
     if (o.steps < 1 || o.steps > 10000) bad_option("--steps", "1 to 10000", std::to_string(o.steps));
     if (o.rows < 0) bad_option("--rows", "0 or more", std::to_string(o.rows));
     if (o.links < 0) bad_option("--links", "0 or more", std::to_string(o.links));
-    const Topology topo = load_cli_topology(o.topology);
-    const Trace trace = load_any_trace(o.trace, TraceImportOptions{o.ranks_present});
+    Trace trace = load_any_trace(o.trace, TraceImportOptions{o.ranks_present});
     for (const std::string& note : trace.notes) fmt::print(stderr, "collsim: note: {}\n", note);
     ReplayOptions opts;
     opts.steps = o.steps;
@@ -106,8 +108,9 @@ int run_replay(const ReplayCliOptions& o) {
     // mixes collectives, and per-function lists ("allreduce:tree") are rare.
     AlgorithmChoice choice{o.algo, o.proto, o.disable, o.enable, {}, o.choice_given[0], o.choice_given[1],
                            o.choice_given[2]};
-    for (const std::string& note : follow_nccl_environment(CollOp::allreduce, choice))
-        fmt::print(stderr, "collsim replay: note: {}\n", note);
+    if (o.follow_environment)
+        for (const std::string& note : follow_nccl_environment(CollOp::allreduce, choice))
+            fmt::print(stderr, "collsim replay: note: {}\n", note);
     if (!choice.protos.disabled.empty() || !choice.protos.enabled.empty())
         bad_option("NCCL_PROTO", "a single protocol for replay (it fixes every collective's protocol)",
                    std::getenv("NCCL_PROTO"));
@@ -126,7 +129,18 @@ int run_replay(const ReplayCliOptions& o) {
     opts.seed = o.seed;
     std::optional<FaultPlan> faults;
     if (!o.faults.empty()) faults = load_fault_plan(o.faults, topo);
-    opts.faults = faults ? &*faults : nullptr;
+    return ReplayInputs{std::move(trace), std::move(faults), std::move(opts)};
+}
+
+int run_replay(const ReplayCliOptions& o) {
+    ProgressMonitor monitor("collsim replay", o.progress);
+    if (o.format != "table" && o.format != "json" && o.format != "csv")
+        bad_option("--format", "one of table, json, csv", o.format);
+    const Topology topo = load_cli_topology(o.topology);
+    const ReplayInputs in = load_replay_inputs(o, topo);
+    const Trace& trace = in.trace;
+    const std::optional<FaultPlan>& faults = in.faults;
+    ReplayOptions opts = in.options();
     opts.monitor = monitor.hook();
     const uint64_t ops = op_instances(trace, o.steps) * (faults ? 2 : 1);  // with the baseline below
     // A compute kernel and a 1 GiB AllReduce are one op each: no ETA from op counts.
