@@ -34,10 +34,10 @@ struct EntryResult {
 struct Baseline {
     std::string collsim_version{};
     int model_version = 0;
-    SourceLocation model_version_at{};  // where the file says it
     std::string suite{};  // the suite file, as given
     std::vector<std::pair<std::string, std::string>> inputs{};  // path as the suite writes it, its FNV-1a 64
     std::vector<EntryResult> entries{};  // in the suite's order
+    SourceLocation model_version_at{};  // where a loaded file says its model_version
 };
 
 std::string render_baseline(const Baseline& b);

@@ -103,6 +103,7 @@ TEST_CASE("a baseline of another model version is exit 2 unless --update replace
     CHECK_THAT(r.err, Catch::Contains("make a new one with --update"));
     CHECK(regress("nvlink.yaml", base.path, "--update").exit_code == 0);
     CHECK_THAT(slurp(base.path), Catch::Contains(fmt::format("\"model_version\": {}", collsim::kModelVersion)));
+    CHECK_THAT(slurp(base.path), Catch::Contains("\"suite\": \"nvlink.yaml\""));
     CHECK(regress("nvlink.yaml", base.path).exit_code == 0);
 }
 
