@@ -25,6 +25,9 @@ std::string size_label(Bytes b) {
     return std::to_string(n);
 }
 
+// Enough of a hang's dead links to point at the fault; `coll --faults` lists them all.
+constexpr std::size_t kDeadLinksShown = 4;
+
 void add_time(EntryResult& r, const std::string& name, Time t) {
     r.metrics.emplace_back(name, static_cast<double>(t.ps()) / 1e6);
 }
@@ -53,9 +56,13 @@ void run_coll_entry(const SuiteEntry& e, EntryResult& r) {
         r.ran.emplace_back(size, fmt::format("{} {} {}ch {}", row.algo, row.proto, row.channels, row.model));
         if (row.hang) {
             r.hung = true;
-            r.hang += fmt::format("{}{} {} at {}{}", r.hang.empty() ? "" : "; ", size,
-                                  row.hang->timed_out ? "timed out" : "no progress possible", format_time(row.hang->at),
-                                  row.hang->dead_links.empty() ? "" : fmt::format(" (dead: {})", fmt::join(row.hang->dead_links, ", ")));
+            const std::vector<std::string>& dead = row.hang->dead_links;
+            const std::size_t shown = std::min<std::size_t>(dead.size(), kDeadLinksShown);
+            r.hang += fmt::format("{}{} {} at {}", r.hang.empty() ? "" : "; ", size,
+                                  row.hang->timed_out ? "timed out" : "no progress possible", format_time(row.hang->at));
+            if (shown > 0)
+                r.hang += fmt::format(" (dead: {}{})", fmt::join(dead.begin(), dead.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
+                                      dead.size() > shown ? fmt::format(" and {} more", dead.size() - shown) : "");
             continue;
         }
         add_time(r, size + " time_us", row.time);

@@ -55,7 +55,8 @@ const nlohmann::json& member(const nlohmann::json& o, const char* key, nlohmann:
 
 Baseline load_baseline(const std::string& path) {
     using vt = nlohmann::json::value_t;
-    const nlohmann::json j = parse_json_input(read_text_file(path), path, "a regress baseline (JSON)");
+    const std::string text = read_text_file(path);
+    const nlohmann::json j = parse_json_input(text, path, "a regress baseline (JSON)");
     if (!j.is_object()) bad(path, "baseline", "a JSON object from collsim regress --update", j.type_name());
     Baseline b;
     b.collsim_version = member(j, "collsim_version", vt::string, path, "", "a string").get<std::string>();
@@ -63,6 +64,7 @@ Baseline load_baseline(const std::string& path) {
     if (!version.is_number_integer())
         bad(path, "model_version", "an integer (a baseline from collsim regress --update)", version.dump());
     b.model_version = version.get<int>();
+    b.model_version_at = text_position(text, text.find("\"model_version\""), path);
     b.suite = member(j, "suite", vt::string, path, "", "a string").get<std::string>();
     for (const auto& [k, v] : member(j, "inputs", vt::object, path, "", "an object").items()) {
         if (!v.is_string()) bad(path, "inputs." + k, "a hash as a string", v.dump());
@@ -91,7 +93,7 @@ Baseline load_baseline(const std::string& path) {
 
 void check_model_version(const Baseline& b, const std::string& path) {
     if (b.model_version == kModelVersion) return;
-    throw InputError(SourceLocation{path, 0, 0}, "model_version",
+    throw InputError(b.model_version_at.file.empty() ? SourceLocation{path, 0, 0} : b.model_version_at, "model_version",
                      fmt::format("{}, this collsim's model (the baseline's numbers come from model {} and cannot be "
                                  "compared; make a new one with --update)",
                                  kModelVersion, b.model_version),

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/core/error.hpp"
+
 namespace collsim {
 
 struct EntryResult {
@@ -35,6 +37,7 @@ struct Baseline {
     std::string suite{};  // the suite file, as given
     std::vector<std::pair<std::string, std::string>> inputs{};  // path as the suite writes it, its FNV-1a 64
     std::vector<EntryResult> entries{};  // in the suite's order
+    SourceLocation model_version_at{};  // where a loaded file says its model_version
 };
 
 std::string render_baseline(const Baseline& b);

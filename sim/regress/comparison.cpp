@@ -61,8 +61,9 @@ EntryComparison compare_entry(const EntryResult& before, const EntryResult& now,
         const double worse = worse_by(metric, *old, value);
         c.changes.push_back(MetricChange{metric, *old, value, worse, worse > c.tolerance});
     }
+    // A size that hangs has no metrics: the hang says so already.
     for (const auto& [metric, value] : before.metrics)
-        if (!find_value(now.metrics, metric)) c.metrics_gone.push_back(metric);
+        if (!now.hung && !find_value(now.metrics, metric)) c.metrics_gone.push_back(metric);
     for (const auto& [key, what] : now.ran)
         if (const std::string* old = find_value(before.ran, key); old && *old != what)
             c.ran_differently.push_back(fmt::format("{}: {} (was {})", key, what, *old));
