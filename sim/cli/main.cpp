@@ -17,6 +17,7 @@
 #include "sim/cli/replay_command.hpp"
 #include "sim/cli/plan_command.hpp"
 #include "sim/cli/regress_command.hpp"
+#include "sim/cli/sweep_command.hpp"
 #include "sim/core/error.hpp"
 #include "version.hpp"
 
@@ -41,6 +42,8 @@ int main(int argc, char** argv) {
     CLI::App* replay_cmd = collsim::add_replay_command(app, replay);
     collsim::PlanCliOptions plan;
     CLI::App* plan_cmd = collsim::add_plan_command(app, plan);
+    collsim::SweepOptions sweep;
+    CLI::App* sweep_cmd = collsim::add_sweep_command(app, sweep);
     collsim::GenCliOptions gen;
     CLI::App* gen_cmd = collsim::add_gen_command(app, gen);
     collsim::RegressOptions regress;
@@ -77,6 +80,7 @@ int main(int argc, char** argv) {
         if (gen_cmd->parsed()) return collsim::run_gen(*gen_cmd, gen);
         if (plan_cmd->parsed()) return collsim::run_plan(plan);
         if (regress_cmd->parsed()) return collsim::run_regress(regress);
+        if (sweep_cmd->parsed()) return collsim::run_sweep(sweep);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;

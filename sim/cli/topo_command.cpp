@@ -8,6 +8,7 @@
 #include "sim/cli/provenance.hpp"
 #include "sim/core/error.hpp"
 #include "sim/cli/topology_input.hpp"
+#include "sim/hw/topology_loader.hpp"
 #include "sim/report/topo_dot.hpp"
 #include "sim/report/topo_summary.hpp"
 
