@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 #include "sim/cli/replay_command.hpp"
 #include "sim/cli/topology_input.hpp"
 #include "sim/replay/step_metrics.hpp"
+#include "sim/report/replay_report.hpp"
 
 namespace collsim {
 
@@ -42,7 +44,12 @@ PointValues values_of(const SweepSpec& spec, const SweepPoint& point) {
         const SweepParameter& p = spec.parameters[j];
         const std::string& text = p.values[point.choice[j]];
         const SourceLocation& at = p.where[point.choice[j]];
-        if (p.name == "set" || p.name.starts_with("set.")) {
+        if (p.name.starts_with("set.")) {
+            v.settings.push_back(p.name.substr(4) + "=" + text);
+            v.where["--set"] = at;
+            continue;
+        }
+        if (p.name == "set") {
             for (std::size_t start = 0; start <= text.size();) {
                 const std::size_t end = std::min(text.find(';', start), text.size());
                 v.settings.push_back(text.substr(start, end - start));
@@ -87,6 +94,11 @@ uint64_t seed_value(const PointValues& v, uint64_t fallback) {
 
 std::string number(double x, int digits) { return fmt::format("{:.{}f}", x, digits); }
 
+bool between_switches(const Topology& topo, ChannelId c) {
+    return topo.device(topo.channel_source(c)).kind == DeviceKind::network_switch &&
+           topo.device(topo.channel_target(c)).kind == DeviceKind::network_switch;
+}
+
 std::vector<std::string> coll_metrics(const PointValues& v) {
     CollOptions o;
     o.topology = v.get("topology");
@@ -113,24 +125,26 @@ std::vector<std::string> coll_metrics(const PointValues& v) {
     o.routing = v.get("routing", o.routing);
     o.faults = v.get("faults");
     o.seed = seed_value(v, o.seed);
-    o.links = 1;
+    // Every link, to find the busiest between switches too (a fat-tree's spine).
+    o.links = std::numeric_limits<int>::max();
     o.progress.quiet = true;
     const CollRun run = simulate_coll(o, nullptr);
     const CollRow& r = run.report.rows.at(0);
-    std::string link, util;
-    if (r.links && !r.links->empty()) link = r.links->front().name, util = number(r.links->front().utilisation, 4);
-    if (r.hang)
-        return {r.algo, r.proto, std::to_string(r.channels), r.model, "", "", "", "yes", link, util};
-    return {r.algo,
-            r.proto,
-            std::to_string(r.channels),
-            r.model,
-            number(static_cast<double>(r.time.ps()) / 1e6, 2),
-            number(r.algbw_GBps, 2),
-            number(r.busbw_GBps, 2),
-            "no",
-            link,
-            util};
+    std::vector<std::string> links(4);
+    if (r.links && !r.links->empty()) links[0] = r.links->front().name, links[1] = number(r.links->front().utilisation, 4);
+    if (r.links)
+        for (const CollLink& l : *r.links)
+            if (l.between_switches) {
+                links[2] = l.name, links[3] = number(l.utilisation, 4);
+                break;
+            }
+    std::vector<std::string> out{r.algo, r.proto, std::to_string(r.channels), r.model};
+    if (r.hang) out.insert(out.end(), {"", "", "", "yes"});
+    else
+        out.insert(out.end(), {number(static_cast<double>(r.time.ps()) / 1e6, 2), number(r.algbw_GBps, 2),
+                               number(r.busbw_GBps, 2), "no"});
+    out.insert(out.end(), links.begin(), links.end());
+    return out;
 }
 
 std::vector<std::string> replay_metrics(const PointValues& v) {
@@ -149,10 +163,21 @@ std::vector<std::string> replay_metrics(const PointValues& v) {
     const ReplayInputs in = load_replay_inputs(o, topo);
     const ReplayResult r = replay(topo, in.trace, in.options());
     const StepMetrics m = step_metrics(in.trace, r);
-    const std::string hang = r.hang ? "yes" : "no";
-    if (r.hang) return {"", "", "", "", std::to_string(r.collectives.size()), hang};
-    return {number(static_cast<double>(m.step_time.ps()) / 1e6, 2), number(m.average.compute, 4),
-            number(m.average.exposed_comm, 4), number(m.average.idle, 4), std::to_string(r.collectives.size()), hang};
+    std::vector<std::string> out;
+    if (r.hang) out = {"", "", "", "", std::to_string(r.collectives.size()), "yes"};
+    else
+        out = {number(static_cast<double>(m.step_time.ps()) / 1e6, 2), number(m.average.compute, 4),
+               number(m.average.exposed_comm, 4), number(m.average.idle, 4), std::to_string(r.collectives.size()), "no"};
+    std::vector<std::string> links(4);
+    const std::vector<LinkUsage> usage = busiest_links(topo, r, std::numeric_limits<std::size_t>::max());
+    if (!usage.empty()) links[0] = usage.front().name, links[1] = number(usage.front().utilisation, 4);
+    for (const LinkUsage& l : usage)
+        if (between_switches(topo, l.channel)) {
+            links[2] = l.name, links[3] = number(l.utilisation, 4);
+            break;
+        }
+    out.insert(out.end(), links.begin(), links.end());
+    return out;
 }
 
 }  // namespace
@@ -165,15 +190,24 @@ std::vector<std::string> sweep_point_values(const SweepSpec& spec, const SweepPo
 
 std::vector<std::string> run_sweep_point(const SweepSpec& spec, const SweepPoint& point) {
     const PointValues v = values_of(spec, point);
+    // Errors of the command line (an option, a --set) belong at the spec's
+    // value that gave it; a file's own errors already name that file.
+    auto placed = [&](const InputError& e) {
+        if (e.where().line > 0) return e;
+        const bool setting = e.where().file.starts_with("--set");
+        const auto it = v.where.find(setting ? "--set" : e.field());
+        if (it == v.where.end()) return e;
+        const std::string field = setting ? fmt::format("{} {}", e.where().file, e.field()) : e.field();
+        return InputError(it->second, fmt::format("point {} {}", point.index, field), e.expected(), e.found());
+    };
     try {
         return spec.command == SweepCommand::coll ? coll_metrics(v) : replay_metrics(v);
+    } catch (const InputErrors& e) {
+        std::vector<InputError> all;
+        for (const InputError& one : e.errors()) all.push_back(placed(one));
+        throw InputErrors(all);
     } catch (const InputError& e) {
-        // An option's error belongs at the spec's value that set it; a file's
-        // own errors already name that file.
-        const auto it = v.where.find(e.field());
-        if (it == v.where.end() && e.where().line > 0) throw;
-        const SourceLocation at = it != v.where.end() ? it->second : SourceLocation{spec.file, 0, 0};
-        throw InputError(at, fmt::format("point {} {}", point.index, e.field()), e.expected(), e.found());
+        throw placed(e);
     }
 }
 

@@ -21,9 +21,12 @@ const std::vector<std::string> kReplayParameters{"topology", "trace",  "calibrat
 // What ran is "chosen_": under auto, the tuner's choice.
 const std::vector<std::string> kCollMetrics{"chosen_algo", "chosen_proto", "chosen_channels", "tier",
                                             "time_us",     "algbw_GBps",   "busbw_GBps",      "hang",
-                                            "busiest_link", "busiest_link_util"};
-const std::vector<std::string> kReplayMetrics{"step_time_us", "compute_share", "exposed_comm_share",
-                                              "idle_share",   "collectives",   "hang"};
+                                            "busiest_link", "busiest_link_util", "busiest_switch_link",
+                                            "busiest_switch_link_util"};
+const std::vector<std::string> kReplayMetrics{"step_time_us",        "compute_share",     "exposed_comm_share",
+                                              "idle_share",          "collectives",       "hang",
+                                              "busiest_link",        "busiest_link_util", "busiest_switch_link",
+                                              "busiest_switch_link_util"};
 
 bool is_set_name(const std::string& name) { return name == "set" || name.starts_with("set."); }
 
@@ -69,7 +72,6 @@ void read_parameter(YamlFields& f, const std::string& name, const YAML::Node& no
         else
             f.error(v, item, "a scalar value", describe_node(v));
         if (!value) continue;
-        if (name.starts_with("set.")) value = name.substr(4) + "=" + *value;
         out.values.push_back(*value);
         out.where.push_back(f.at(v));
     }

@@ -29,7 +29,8 @@ enum class SweepCommand { coll, replay };
 
 struct SweepParameter {
     std::string name;                 // a parameter name, or set.PATH
-    std::vector<std::string> values;  // as written (a `set` value: settings joined by ';')
+    // As written; a `set` value: its settings joined by ';'; a set.PATH value: the VALUE.
+    std::vector<std::string> values;
     std::vector<SourceLocation> where;  // each value's position in the spec
 };
 

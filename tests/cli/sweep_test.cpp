@@ -36,7 +36,7 @@ TEST_CASE("sweep writes a row per grid point, parameters then metrics", "[sweep]
     REQUIRE(lines.size() == 1 + 2 * 3 * 2);
     CHECK(lines[0] ==
           "point,topology,op,size,algo,chosen_algo,chosen_proto,chosen_channels,tier,time_us,algbw_GBps,busbw_GBps,"
-          "hang,busiest_link,busiest_link_util");
+          "hang,busiest_link,busiest_link_util,busiest_switch_link,busiest_switch_link_util");
     // The last parameter varies fastest.
     CHECK(lines[1].starts_with("0,../../../topologies/dgx-h100.yaml,allreduce,64K,ring,ring,"));
     CHECK(lines[2].starts_with("1,../../../topologies/dgx-h100.yaml,allreduce,64K,auto,"));
@@ -104,6 +104,23 @@ TEST_CASE("sweep draws one SVG per plot, a line per group", "[sweep]") {
     CHECK(slurp(dir + "/busbw_GBps-vs-size-by-algo-1.svg").find("op=allreduce") != std::string::npos);
 }
 
+TEST_CASE("sweep varies a topology field through set.PATH and shows the spine's load", "[sweep]") {
+    const CliResult r = run_cli("sweep tests/data/sweep/coll-set.yaml");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto lines = lines_of(r.out);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0].find(",set.fabrics.ib.oversubscription,") != std::string::npos);
+    CHECK(lines[1].find(",1:1,alltoall,") != std::string::npos);
+    CHECK(lines[2].find(",4:1,alltoall,") != std::string::npos);
+    // The last column: the busiest switch-to-switch link's utilisation, higher at 4:1.
+    const auto util = [](const std::string& line) { return std::stod(line.substr(line.rfind(',') + 1)); };
+    CHECK(util(lines[2]) > util(lines[1]));
+    const CliResult bad = run_cli("sweep tests/data/sweep/bad-set.yaml");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("bad-set.yaml:4:36: point 0 --set #1 'fabrics.ib.oversubscriptio=1:1'") != std::string::npos);
+}
+
 TEST_CASE("sweep replays points of a trace", "[sweep]") {
     const CliResult r = run_cli("sweep tests/data/sweep/replay.yaml -j 2");
     INFO(r.err);
@@ -111,8 +128,8 @@ TEST_CASE("sweep replays points of a trace", "[sweep]") {
     const auto lines = lines_of(r.out);
     REQUIRE(lines.size() == 5);
     CHECK(lines[0] == "point,topology,trace,model,step_time_us,compute_share,exposed_comm_share,idle_share,"
-                      "collectives,hang");
-    CHECK(lines[1].ends_with(",no"));
+                      "collectives,hang,busiest_link,busiest_link_util,busiest_switch_link,busiest_switch_link_util");
+    CHECK(lines[1].find(",no,gpu") != std::string::npos);
 }
 
 TEST_CASE("sweep spec errors name the spec's line and column", "[sweep]") {
