@@ -1,0 +1,118 @@
+// The three forms of a Comparison: a table for people, JSON for scripts, CSV
+// with one line per row (its busiest link only).
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/report/compare.hpp"
+
+namespace collsim {
+
+namespace {
+
+bool is_share(const std::string& value_name) { return value_name.find("GBps") == std::string::npos; }
+
+std::string cell(std::optional<double> v, bool share) {
+    if (!v) return "hang";
+    return share ? fmt::format("{:.1f}%", *v * 100) : fmt::format("{:.2f}", *v);
+}
+
+std::string time_cell(std::optional<double> us) { return us ? fmt::format("{:.3f}", *us) : "hang"; }
+
+std::string links_text(const std::vector<CompareLink>& links) {
+    if (links.empty()) return "-";
+    std::string out;
+    for (const CompareLink& l : links)
+        out += fmt::format("{}{} {:.2f} GB/s {:.0f}%", out.empty() ? "" : "; ", l.name, l.average_GBps,
+                           l.utilisation * 100);
+    return out;
+}
+
+nlohmann::ordered_json side_json(const CompareRow& r, bool a) {
+    nlohmann::ordered_json j;
+    const std::optional<double> us = a ? r.a_us : r.b_us;
+    j["time_us"] = us ? nlohmann::ordered_json(*us) : nlohmann::ordered_json();
+    const std::string& algo = a ? r.a_algo : r.b_algo;
+    if (!algo.empty()) j["algo"] = algo;
+    for (const CompareValue& v : r.values) {
+        const std::optional<double> x = a ? v.a : v.b;
+        j[v.name] = x ? nlohmann::ordered_json(*x) : nlohmann::ordered_json();
+    }
+    j["links"] = nlohmann::ordered_json::array();
+    for (const CompareLink& l : a ? r.a_links : r.b_links)
+        j["links"].push_back({{"link", l.name}, {"average_GBps", l.average_GBps}, {"utilisation", l.utilisation}});
+    return j;
+}
+
+}  // namespace
+
+std::string render_compare_table(const Comparison& c) {
+    std::string out = fmt::format("# collsim compare: {}\n# A: {}\n# B: {}\n# B/A: B's time over A's; same within {:.1f}%\n",
+                                  c.what, c.a_label, c.b_label, c.threshold * 100);
+    const bool coll = c.kind == "coll";
+    std::string head = fmt::format("{:>12} {:>14} {:>14} {:>7}  {:<9}", coll ? "size" : "", "A time(us)", "B time(us)",
+                                   "B/A", "verdict");
+    if (!c.rows.empty())
+        for (const CompareValue& v : c.rows.front().values) head += fmt::format(" {:>11} {:>11}", "A " + v.name, "B " + v.name);
+    if (coll) head += fmt::format("  {:<16} {:<16}", "A algo", "B algo");
+    out += "#" + head.substr(1) + "\n";
+    for (const CompareRow& r : c.rows) {
+        std::string line = fmt::format("{:>12} {:>14} {:>14} {:>7}  {:<9}", r.key, time_cell(r.a_us), time_cell(r.b_us),
+                                       r.ratio ? fmt::format("{:.3f}", *r.ratio) : "-", r.verdict);
+        for (const CompareValue& v : r.values)
+            line += fmt::format(" {:>11} {:>11}", cell(v.a, is_share(v.name)), cell(v.b, is_share(v.name)));
+        if (coll) line += fmt::format("  {:<16} {:<16}", r.a_algo, r.b_algo);
+        out += line + "\n";
+    }
+    bool any_links = false;
+    for (const CompareRow& r : c.rows) any_links = any_links || !r.a_links.empty() || !r.b_links.empty();
+    if (!any_links) return out;
+    out += "# busiest link directions (average rate, share of capacity):\n";
+    for (const CompareRow& r : c.rows) {
+        out += fmt::format("# {:>12} A: {}\n", r.key, links_text(r.a_links));
+        out += fmt::format("# {:>12} B: {}\n", "", links_text(r.b_links));
+    }
+    return out;
+}
+
+std::string render_compare_json(const Comparison& c) {
+    nlohmann::ordered_json j;
+    j["kind"] = c.kind;
+    j["what"] = c.what;
+    j["a"] = c.a_label;
+    j["b"] = c.b_label;
+    j["threshold"] = c.threshold;
+    j["rows"] = nlohmann::ordered_json::array();
+    for (const CompareRow& r : c.rows) {
+        nlohmann::ordered_json row;
+        if (c.kind == "coll")
+            row["size_bytes"] = std::stoll(r.key);
+        else
+            row["row"] = r.key;
+        row["a"] = side_json(r, true);
+        row["b"] = side_json(r, false);
+        row["ratio"] = r.ratio ? nlohmann::ordered_json(*r.ratio) : nlohmann::ordered_json();
+        row["verdict"] = r.verdict;
+        j["rows"].push_back(std::move(row));
+    }
+    return j.dump(2) + "\n";
+}
+
+std::string render_compare_csv(const Comparison& c) {
+    std::string out = c.kind == "coll" ? "size_bytes" : "row";
+    out += ",a_time_us,b_time_us,ratio,verdict";
+    if (!c.rows.empty())
+        for (const CompareValue& v : c.rows.front().values) out += ",a_" + v.name + ",b_" + v.name;
+    out += ",a_algo,b_algo,a_top_link,a_top_utilisation,b_top_link,b_top_utilisation\n";
+    const auto num = [](std::optional<double> v) { return v ? fmt::format("{:.6f}", *v) : std::string(); };
+    const auto top = [&num](const std::vector<CompareLink>& links) {
+        return links.empty() ? std::string(",") : links.front().name + "," + num(links.front().utilisation);
+    };
+    for (const CompareRow& r : c.rows) {
+        out += fmt::format("{},{},{},{},{}", r.key, num(r.a_us), num(r.b_us), num(r.ratio), r.verdict);
+        for (const CompareValue& v : r.values) out += "," + num(v.a) + "," + num(v.b);
+        out += fmt::format(",{},{},{},{}\n", r.a_algo, r.b_algo, top(r.a_links), top(r.b_links));
+    }
+    return out;
+}
+
+}  // namespace collsim
