@@ -6,10 +6,12 @@
 #include <fmt/format.h>
 
 #include "algorithms/algorithm.hpp"
-#include "sim/cli/coll_run.hpp"
+#include "sim/cli/coll_command.hpp"
 #include "sim/cli/options.hpp"
 #include "sim/cli/provenance.hpp"
-#include "sim/cli/replay_run.hpp"
+#include "sim/cli/replay_command.hpp"
+#include "sim/cli/topology_input.hpp"
+#include "sim/replay/replayer.hpp"
 #include "sim/report/compare.hpp"
 
 namespace collsim {
@@ -91,14 +93,18 @@ CollReport run_coll_side(const CompareOptions& o, const Variant& v) {
     c.ranks_given = o.ranks_given;
     c.progress.quiet = o.quiet;
     ProgressMonitor monitor("collsim compare", c.progress);
-    CollRun run = run_coll_sweep(c, monitor);
+    CollRun run = simulate_coll(c, monitor.hook());
     monitor.finish();
     return std::move(run.report);
 }
 
-// A replayed side: what the report points into stays here.
+// A replayed side: what the report points into stays here, and the
+// Topology is built in place (moving one copies its Boost graph).
 struct ReplaySide {
-    std::unique_ptr<PreparedReplay> prepared;
+    explicit ReplaySide(const ReplayCliOptions& r)
+        : topo(load_cli_topology(r.topology, r.settings)), inputs(load_replay_inputs(r, topo)) {}
+    Topology topo;
+    ReplayInputs inputs;
     std::optional<ReplayResult> result;
     std::optional<ReplayReport> report;  // none: it hung
 };
@@ -124,13 +130,13 @@ std::unique_ptr<ReplaySide> run_replay_side(const CompareOptions& o, const Varia
     r.seed = o.seed;
     r.progress.quiet = o.quiet;
     ProgressMonitor monitor("collsim compare", r.progress);
-    auto side = std::make_unique<ReplaySide>();
-    side->prepared = prepare_replay(r, monitor.hook());
-    side->result = replay(side->prepared->topo, side->prepared->trace, side->prepared->opts);
+    auto side = std::make_unique<ReplaySide>(r);
+    ReplayOptions opts = side->inputs.options();
+    opts.monitor = monitor.hook();
+    side->result = replay(side->topo, side->inputs.trace, opts);
     monitor.finish();
     if (!side->result->hang)
-        side->report = make_replay_report(side->prepared->topo, side->prepared->trace, *side->result,
-                                          static_cast<std::size_t>(o.links));
+        side->report = make_replay_report(side->topo, side->inputs.trace, *side->result, static_cast<std::size_t>(o.links));
     return side;
 }
 

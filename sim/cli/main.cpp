@@ -17,6 +17,7 @@
 #include "sim/cli/gen_command.hpp"
 #include "sim/cli/replay_command.hpp"
 #include "sim/cli/plan_command.hpp"
+#include "sim/cli/regress_command.hpp"
 #include "sim/core/error.hpp"
 #include "version.hpp"
 
@@ -45,6 +46,8 @@ int main(int argc, char** argv) {
     CLI::App* plan_cmd = collsim::add_plan_command(app, plan);
     collsim::GenCliOptions gen;
     CLI::App* gen_cmd = collsim::add_gen_command(app, gen);
+    collsim::RegressOptions regress;
+    CLI::App* regress_cmd = collsim::add_regress_command(app, regress);
     // The command line, without the binary's path or the output file, is
     // recorded in generated traces: running it again prints the same trace.
     gen.command = "collsim";
@@ -76,6 +79,7 @@ int main(int argc, char** argv) {
         if (replay_cmd->parsed()) return collsim::run_replay(replay);
         if (gen_cmd->parsed()) return collsim::run_gen(*gen_cmd, gen);
         if (plan_cmd->parsed()) return collsim::run_plan(plan);
+        if (regress_cmd->parsed()) return collsim::run_regress(regress);
         if (compare_cmd->parsed()) return collsim::run_compare(compare);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());

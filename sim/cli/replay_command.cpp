@@ -1,25 +1,35 @@
 #include "sim/cli/replay_command.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "algorithms/algorithm.hpp"
+#include "sim/cli/nccl_environment.hpp"
 #include "sim/cli/options.hpp"
 #include "sim/cli/provenance.hpp"
-#include "sim/cli/replay_run.hpp"
 #include "sim/core/error.hpp"
 #include "sim/cli/topology_input.hpp"
 #include "sim/model/predict.hpp"
+#include "sim/replay/import/any_trace.hpp"
 #include "sim/replay/replayer.hpp"
 #include "sim/report/perfetto.hpp"
 #include "sim/report/replay_report.hpp"
+#include "sim/validate/calibration_profile.hpp"
 
 namespace collsim {
 
 namespace {
+// Op instances a replay finishes: every rank's ops, once per step.
+uint64_t op_instances(const Trace& trace, int steps) {
+    uint64_t n = 0;
+    for (int r = 0; r < trace.ranks; ++r) n += trace.program(r).ops.size();
+    return n * static_cast<uint64_t>(steps);
+}
+
 // A replay stopped part way has no step to measure: the report says how far
 // it got (ops finished, simulated time, events).
 std::string render_stopped_replay(const ReplayCliOptions& o, const Topology& topo, const RunMonitor::Counts& c,
@@ -76,16 +86,66 @@ CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     return c;
 }
 
+ReplayOptions ReplayInputs::options() const {
+    ReplayOptions r = opts;
+    r.faults = faults ? &*faults : nullptr;
+    return r;
+}
+
+ReplayInputs load_replay_inputs(const ReplayCliOptions& o, const Topology& topo) {
+    if (o.steps < 1 || o.steps > 10000) bad_option("--steps", "1 to 10000", std::to_string(o.steps));
+    if (o.rows < 0) bad_option("--rows", "0 or more", std::to_string(o.rows));
+    if (o.links < 0) bad_option("--links", "0 or more", std::to_string(o.links));
+    Trace trace = load_any_trace(o.trace, TraceImportOptions{o.ranks_present});
+    for (const std::string& note : trace.notes) fmt::print(stderr, "collsim: note: {}\n", note);
+    ReplayOptions opts;
+    opts.steps = o.steps;
+    opts.sample_links = !o.perfetto.empty();
+    if (!o.calibration.empty()) opts.calibration = load_calibration(o.calibration);
+    if (o.max_schedule_steps < 1)
+        bad_option("--max-schedule-steps", "1 or more", std::to_string(o.max_schedule_steps));
+    opts.max_schedule_steps = o.max_schedule_steps;
+    // The environment's NCCL_* as NCCL reads them for an AllReduce: a replay
+    // mixes collectives, and per-function lists ("allreduce:tree") are rare.
+    AlgorithmChoice choice{o.algo, o.proto, o.disable, o.enable, {}, o.choice_given[0], o.choice_given[1],
+                           o.choice_given[2]};
+    if (o.follow_environment)
+        for (const std::string& note : follow_nccl_environment(CollOp::allreduce, choice))
+            fmt::print(stderr, "collsim replay: note: {}\n", note);
+    if (!choice.protos.disabled.empty() || !choice.protos.enabled.empty())
+        bad_option("NCCL_PROTO", "a single protocol for replay (it fixes every collective's protocol)",
+                   std::getenv("NCCL_PROTO"));
+    // Checked here, not at the first collective: a trace without one would let any name pass.
+    check_algo_proto_names(choice.algo, choice.proto);
+    opts.algo = choice.algo;
+    opts.proto = choice.proto;
+    const std::optional<ModelTier> tier = model_tier_from(o.model);
+    if (!tier || *tier == ModelTier::analytical)
+        bad_option("--model", "one of auto, flow, fluid (a replay shares one network: no closed form)", o.model);
+    opts.model = *tier;
+    check_algorithm_switches(choice.disabled, choice.enabled);
+    opts.disabled = choice.disabled;
+    opts.enabled = choice.enabled;
+    opts.timeout = parse_timeout(o.timeout);
+    opts.seed = o.seed;
+    std::optional<FaultPlan> faults;
+    if (!o.faults.empty()) faults = load_fault_plan(o.faults, topo);
+    return ReplayInputs{std::move(trace), std::move(faults), std::move(opts)};
+}
+
 int run_replay(const ReplayCliOptions& o) {
     ProgressMonitor monitor("collsim replay", o.progress);
     if (o.format != "table" && o.format != "json" && o.format != "csv")
         bad_option("--format", "one of table, json, csv", o.format);
-    const std::unique_ptr<PreparedReplay> prepared = prepare_replay(o, monitor.hook());
-    const Topology& topo = prepared->topo;
-    const Trace& trace = prepared->trace;
-    const ReplayOptions& opts = prepared->opts;
-    const std::optional<FaultPlan>& faults = prepared->faults;
-    const uint64_t ops = prepared->ops;
+    const Topology topo = load_cli_topology(o.topology, o.settings);
+    const ReplayInputs in = load_replay_inputs(o, topo);
+    const Trace& trace = in.trace;
+    const std::optional<FaultPlan>& faults = in.faults;
+    ReplayOptions opts = in.options();
+    opts.monitor = monitor.hook();
+    const uint64_t ops = op_instances(trace, o.steps) * (faults ? 2 : 1);  // with the baseline below
+    // A compute kernel and a 1 GiB AllReduce are one op each: no ETA from op counts.
+    if (opts.monitor) opts.monitor->begin_stage("ops", ops, RunMonitor::UnitCost::unknown);
     const auto emit = [&o](std::string out) {
         if (o.format == "json") out = stamp_json(out, Provenance{o.topology, o.calibration, true, o.seed, o.model, o.settings});
         std::fwrite(out.data(), 1, out.size(), stdout);
