@@ -41,7 +41,12 @@ Variant variant(const CompareOptions& o, bool a) {
     v.settings = o.settings;
     for (const std::string& s : a ? o.a_settings : o.b_settings) v.settings.push_back(s);
     v.calibration = !(a ? o.a_calibration : o.b_calibration).empty() ? (a ? o.a_calibration : o.b_calibration) : o.calibration;
-    v.algo = !(a ? o.a_algo : o.b_algo).empty() ? (a ? o.a_algo : o.b_algo) : o.algo;
+    const std::string& algo = a ? o.a_algo : o.b_algo;
+    v.algo = !algo.empty() ? algo : o.algo;
+    // Checked here, so the message names the option that gave the name.
+    if (!v.algo.empty() && !is_msccl_file(v.algo) && v.algo != "auto" && !find_algorithm(v.algo))
+        bad_option(!algo.empty() ? (a ? "--a-algo" : "--b-algo") : "--algo",
+                   algorithm_choices() + ", auto, or an MSCCL XML file (.xml)", v.algo);
     return v;
 }
 

@@ -1,5 +1,7 @@
 // The three forms of a Comparison: a table for people, JSON for scripts, CSV
 // with one line per row (its busiest link only).
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -49,18 +51,20 @@ std::string render_compare_table(const Comparison& c) {
     std::string out = fmt::format("# collsim compare: {}\n# A: {}\n# B: {}\n# B/A: B's time over A's; same within {:.1f}%\n",
                                   c.what, c.a_label, c.b_label, c.threshold * 100);
     const bool coll = c.kind == "coll";
+    std::size_t algo_width = 6;  // "A algo"
+    for (const CompareRow& r : c.rows) algo_width = std::max({algo_width, r.a_algo.size(), r.b_algo.size()});
     std::string head = fmt::format("{:>12} {:>14} {:>14} {:>7}  {:<9}", coll ? "size" : "", "A time(us)", "B time(us)",
                                    "B/A", "verdict");
     if (!c.rows.empty())
         for (const CompareValue& v : c.rows.front().values) head += fmt::format(" {:>11} {:>11}", "A " + v.name, "B " + v.name);
-    if (coll) head += fmt::format("  {:<16} {:<16}", "A algo", "B algo");
+    if (coll) head += fmt::format("  {:<{}} {}", "A algo", algo_width, "B algo");
     out += "#" + head.substr(1) + "\n";
     for (const CompareRow& r : c.rows) {
         std::string line = fmt::format("{:>12} {:>14} {:>14} {:>7}  {:<9}", r.key, time_cell(r.a_us), time_cell(r.b_us),
                                        r.ratio ? fmt::format("{:.3f}", *r.ratio) : "-", r.verdict);
         for (const CompareValue& v : r.values)
             line += fmt::format(" {:>11} {:>11}", cell(v.a, is_share(v.name)), cell(v.b, is_share(v.name)));
-        if (coll) line += fmt::format("  {:<16} {:<16}", r.a_algo, r.b_algo);
+        if (coll) line += fmt::format("  {:<{}} {}", r.a_algo, algo_width, r.b_algo);
         out += line + "\n";
     }
     bool any_links = false;

@@ -49,6 +49,14 @@ TEST_CASE("compare of two topology files and of two algorithms names each side")
     const auto j = nlohmann::json::parse(algos.out);
     CHECK(j["rows"][0]["a"]["algo"] == "ring/simple");
     CHECK(j["rows"][0]["b"]["algo"] == "nvls/simple");
+    // An MSCCL file against the built-in tuner's choice.
+    auto msccl = run_cli("compare topologies/cluster-h100-2n.yaml --sizes 1G --links 0 "
+                         "--b-algo examples/msccl-hierarchical/hierarchical-allreduce-2x8.xml");
+    REQUIRE(msccl.exit_code == 0);
+    CHECK_THAT(msccl.out, Catch::Contains("# B: topologies/cluster-h100-2n.yaml --algo-file "
+                                          "examples/msccl-hierarchical/hierarchical-allreduce-2x8.xml\n"));
+    CHECK_THAT(msccl.out, Catch::Contains("  nvls_tree/simple        hierarchical_2x8/simple\n"));
+    CHECK_THAT(msccl.out, Catch::Contains("slower"));
 }
 
 TEST_CASE("compare of a replay shows the step time and its breakdown on each side") {
@@ -81,6 +89,7 @@ TEST_CASE("compare refuses bad input with exit 2") {
                   "--op: expected no collective options with --trace"},
              Case{"compare -t topologies/dgx-h100.yaml --trace workloads/samples/tp-decode-8gpu.yaml --b-algo x.xml",
                   "--b-algo: expected an algorithm name for a replay"},
+             Case{"compare -t topologies/dgx-h100.yaml --b-algo nosuch --sizes 8", "--b-algo: expected one of ring, tree"},
              Case{"compare -t topologies/cluster-h100-2n.yaml --b-set fabrics.ib.oversubscriptio=2:1 --sizes 8",
                   "--set #1 'fabrics.ib.oversubscriptio=2:1': "},
          }) {
