@@ -176,6 +176,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
     c->add_option("--dtype,-d", o.dtype, "element type")->capture_default_str();
     c->add_option("--trace,-w", o.trace, "a workload trace: compare the replayed step (not with --op/--sizes)");
     c->add_option("--steps", o.steps, "replay: run the trace this many times")->capture_default_str();
+    c->add_option("--rows", o.rows, "replay: A's longest collectives compared one by one")->capture_default_str();
     c->add_option("--model", o.model, "auto, flow, fluid (or analytical for a collective)")->capture_default_str();
     c->add_option("--routing", o.routing, "collective: ecmp, single or adaptive")->capture_default_str();
     c->add_option("--links", o.links, "busiest link directions shown per row and side (0: none)")->capture_default_str();
@@ -190,6 +191,7 @@ int run_compare(const CompareOptions& o) {
     if (o.format != "table" && o.format != "json" && o.format != "csv")
         bad_option("--format", "one of table, json, csv", o.format);
     if (o.links < 0) bad_option("--links", "0 or more", std::to_string(o.links));
+    if (o.rows < 0) bad_option("--rows", "0 or more", std::to_string(o.rows));
     if (!o.files.empty() && (!o.topology.empty() || (!o.a_topology.empty() && !o.b_topology.empty())))
         bad_option("topologies", "either A B files or --topology / --a-topology and --b-topology", o.files[0]);
     Comparison c;
@@ -212,8 +214,8 @@ int run_compare(const CompareOptions& o) {
         const auto rb = run_replay_side(o, b, false);
         c.kind = "replay";
         c.what = fmt::format("replay of {}, {} step(s)", o.trace, o.steps);
-        add_replay_row(c, ra->report ? &*ra->report : nullptr, rb->report ? &*rb->report : nullptr,
-                       static_cast<std::size_t>(o.links));
+        add_replay_rows(c, ra->report ? &*ra->report : nullptr, rb->report ? &*rb->report : nullptr,
+                        static_cast<std::size_t>(o.links), static_cast<std::size_t>(o.rows));
     }
     const std::string out = o.format == "json"
                                 ? stamp_json(render_compare_json(c), Provenance{"", "", false, o.seed, o.model})

@@ -22,6 +22,7 @@ struct CompareOptions {
     bool ranks_given = false, proto_given = false, op_given = false, sizes_given = false;
     std::string trace;  // a workload trace: compare the replayed step instead
     int steps = 1;
+    int rows = 5;   // replay: A's longest collectives, each beside B's
     int links = 3;  // busiest link directions shown per row and side
     std::string threshold = "2%";
     std::string format = "table";

@@ -2,6 +2,11 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "sim/exec/collective.hpp"
+#include "sim/exec/protocol.hpp"
+
 namespace collsim {
 
 std::string compare_verdict(std::optional<double> a_us, std::optional<double> b_us, double threshold) {
@@ -53,7 +58,49 @@ void add_coll_rows(Comparison& c, const CollReport& a, const CollReport& b) {
     }
 }
 
-void add_replay_row(Comparison& c, const ReplayReport* a, const ReplayReport* b, std::size_t top_links) {
+namespace {
+
+Time latency(const CollectiveRun& r) { return r.end - r.last_arrival; }
+
+double busbw_GBps(const CollectiveRun& r) {
+    const double us = latency(r).us();
+    return us > 0 ? static_cast<double>(r.bytes.count()) / (us * 1e3) * busbw_factor(r.kind, r.ranks) : 0;
+}
+
+const CollectiveRun* same_collective(const ReplayReport* rep, const CollectiveRun& x) {
+    if (!rep) return nullptr;
+    for (const CollectiveRun& y : rep->result->collectives)
+        if (y.name == x.name && y.step == x.step && y.group == x.group) return &y;
+    return nullptr;
+}
+
+void add_collective_rows(Comparison& c, const ReplayReport& a, const ReplayReport* b, std::size_t count) {
+    const std::vector<CollectiveRun>& runs = a.result->collectives;
+    std::vector<std::size_t> order(runs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    // The longest first, ties in replay order.
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return latency(runs[x]) > latency(runs[y]); });
+    order.resize(std::min(count, order.size()));
+    for (std::size_t i : order) {
+        const CollectiveRun& x = runs[i];
+        const CollectiveRun* y = same_collective(b, x);
+        CompareRow row;
+        row.key = a.result->steps > 1 ? fmt::format("{}@{}", x.name, x.step + 1) : x.name;
+        row.a_us = latency(x).us();
+        if (y) row.b_us = latency(*y).us();
+        row.a_algo = x.algo + "/" + std::string(to_string(x.proto));
+        if (y) row.b_algo = y->algo + "/" + std::string(to_string(y->proto));
+        row.values = {{"busbw_GBps", busbw_GBps(x), y ? std::optional(busbw_GBps(*y)) : std::nullopt}};
+        finish(row, c.threshold);
+        c.rows.push_back(std::move(row));
+    }
+}
+
+}  // namespace
+
+void add_replay_rows(Comparison& c, const ReplayReport* a, const ReplayReport* b, std::size_t top_links,
+                     std::size_t collectives) {
     CompareRow row;
     row.key = "step";
     const auto time = [](const ReplayReport* r) {
@@ -80,6 +127,7 @@ void add_replay_row(Comparison& c, const ReplayReport* a, const ReplayReport* b,
     row.b_links = links(b);
     finish(row, c.threshold);
     c.rows.push_back(std::move(row));
+    if (a) add_collective_rows(c, *a, b, collectives);
 }
 
 }  // namespace collsim

@@ -50,9 +50,12 @@ std::string compare_verdict(std::optional<double> a_us, std::optional<double> b_
 // Row by row, the sizes in the order both swept (the same size list).
 void add_coll_rows(Comparison& c, const CollReport& a, const CollReport& b);
 // One row for the step: its time and its breakdown (average shares of
-// compute, exposed and overlapped communication, idle), the busiest links.
-// A side that hung (`a`/`b` null) has no figures.
-void add_replay_row(Comparison& c, const ReplayReport* a, const ReplayReport* b, std::size_t top_links);
+// compute, exposed and overlapped communication, idle), the busiest links;
+// then a row for each of A's `collectives` longest collectives (latency, last
+// arrival to end) beside the same collective of B. A side that hung
+// (`a`/`b` null) has no figures.
+void add_replay_rows(Comparison& c, const ReplayReport* a, const ReplayReport* b, std::size_t top_links,
+                     std::size_t collectives);
 
 std::string render_compare_table(const Comparison& c);
 std::string render_compare_json(const Comparison& c);

@@ -50,21 +50,34 @@ nlohmann::ordered_json side_json(const CompareRow& r, bool a) {
 std::string render_compare_table(const Comparison& c) {
     std::string out = fmt::format("# collsim compare: {}\n# A: {}\n# B: {}\n# B/A: B's time over A's; same within {:.1f}%\n",
                                   c.what, c.a_label, c.b_label, c.threshold * 100);
-    const bool coll = c.kind == "coll";
-    std::size_t algo_width = 6;  // "A algo"
-    for (const CompareRow& r : c.rows) algo_width = std::max({algo_width, r.a_algo.size(), r.b_algo.size()});
-    std::string head = fmt::format("{:>12} {:>14} {:>14} {:>7}  {:<9}", coll ? "size" : "", "A time(us)", "B time(us)",
-                                   "B/A", "verdict");
-    if (!c.rows.empty())
-        for (const CompareValue& v : c.rows.front().values) head += fmt::format(" {:>11} {:>11}", "A " + v.name, "B " + v.name);
-    if (coll) head += fmt::format("  {:<{}} {}", "A algo", algo_width, "B algo");
-    out += "#" + head.substr(1) + "\n";
+    std::size_t key_width = 12, algo_width = 6;  // "A algo"
     for (const CompareRow& r : c.rows) {
-        std::string line = fmt::format("{:>12} {:>14} {:>14} {:>7}  {:<9}", r.key, time_cell(r.a_us), time_cell(r.b_us),
-                                       r.ratio ? fmt::format("{:.3f}", *r.ratio) : "-", r.verdict);
+        key_width = std::max(key_width, r.key.size());
+        algo_width = std::max({algo_width, r.a_algo.size(), r.b_algo.size()});
+    }
+    // A header wherever the figures change: a replay's step, then its collectives.
+    const CompareRow* previous = nullptr;
+    for (const CompareRow& r : c.rows) {
+        const bool algo = !r.a_algo.empty() || !r.b_algo.empty();
+        const auto names = [](const CompareRow& x) {
+            std::string n;
+            for (const CompareValue& v : x.values) n += v.name + ",";
+            return n;
+        };
+        if (!previous || names(*previous) != names(r) || previous->key == "step") {
+            const char* first = c.kind == "coll" ? "size" : r.key == "step" ? "" : "collective";
+            std::string head = fmt::format("{:>{}} {:>14} {:>14} {:>7}  {:<9}", first, key_width, "A time(us)",
+                                           "B time(us)", "B/A", "verdict");
+            for (const CompareValue& v : r.values) head += fmt::format(" {:>11} {:>11}", "A " + v.name, "B " + v.name);
+            if (algo) head += fmt::format("  {:<{}} {}", "A algo", algo_width, "B algo");
+            out += "#" + head.substr(1) + "\n";
+        }
+        previous = &r;
+        std::string line = fmt::format("{:>{}} {:>14} {:>14} {:>7}  {:<9}", r.key, key_width, time_cell(r.a_us),
+                                       time_cell(r.b_us), r.ratio ? fmt::format("{:.3f}", *r.ratio) : "-", r.verdict);
         for (const CompareValue& v : r.values)
             line += fmt::format(" {:>11} {:>11}", cell(v.a, is_share(v.name)), cell(v.b, is_share(v.name)));
-        if (coll) line += fmt::format("  {:<{}} {}", r.a_algo, algo_width, r.b_algo);
+        if (algo) line += fmt::format("  {:<{}} {}", r.a_algo, algo_width, r.b_algo);
         out += line + "\n";
     }
     bool any_links = false;
@@ -72,8 +85,9 @@ std::string render_compare_table(const Comparison& c) {
     if (!any_links) return out;
     out += "# busiest link directions (average rate, share of capacity):\n";
     for (const CompareRow& r : c.rows) {
-        out += fmt::format("# {:>12} A: {}\n", r.key, links_text(r.a_links));
-        out += fmt::format("# {:>12} B: {}\n", "", links_text(r.b_links));
+        if (r.a_links.empty() && r.b_links.empty()) continue;
+        out += fmt::format("# {:>{}} A: {}\n", r.key, key_width, links_text(r.a_links));
+        out += fmt::format("# {:>{}} B: {}\n", "", key_width, links_text(r.b_links));
     }
     return out;
 }
@@ -104,8 +118,12 @@ std::string render_compare_json(const Comparison& c) {
 std::string render_compare_csv(const Comparison& c) {
     std::string out = c.kind == "coll" ? "size_bytes" : "row";
     out += ",a_time_us,b_time_us,ratio,verdict";
-    if (!c.rows.empty())
-        for (const CompareValue& v : c.rows.front().values) out += ",a_" + v.name + ",b_" + v.name;
+    // Every figure any row has, in the order they first appear; a row without one leaves it empty.
+    std::vector<std::string> names;
+    for (const CompareRow& r : c.rows)
+        for (const CompareValue& v : r.values)
+            if (std::find(names.begin(), names.end(), v.name) == names.end()) names.push_back(v.name);
+    for (const std::string& n : names) out += ",a_" + n + ",b_" + n;
     out += ",a_algo,b_algo,a_top_link,a_top_utilisation,b_top_link,b_top_utilisation\n";
     const auto num = [](std::optional<double> v) { return v ? fmt::format("{:.6f}", *v) : std::string(); };
     const auto top = [&num](const std::vector<CompareLink>& links) {
@@ -113,7 +131,10 @@ std::string render_compare_csv(const Comparison& c) {
     };
     for (const CompareRow& r : c.rows) {
         out += fmt::format("{},{},{},{},{}", r.key, num(r.a_us), num(r.b_us), num(r.ratio), r.verdict);
-        for (const CompareValue& v : r.values) out += "," + num(v.a) + "," + num(v.b);
+        for (const std::string& n : names) {
+            const auto v = std::find_if(r.values.begin(), r.values.end(), [&](const CompareValue& x) { return x.name == n; });
+            out += v == r.values.end() ? std::string(",,") : "," + num(v->a) + "," + num(v->b);
+        }
         out += fmt::format(",{},{},{},{}\n", r.a_algo, r.b_algo, top(r.a_links), top(r.b_links));
     }
     return out;

@@ -65,7 +65,7 @@ TEST_CASE("compare of a replay shows the step time and its breakdown on each sid
     REQUIRE(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["kind"] == "replay");
-    REQUIRE(j["rows"].size() == 1);
+    REQUIRE(j["rows"].size() == 6);  // the step, then A's 5 longest collectives (--rows)
     const auto& step = j["rows"][0];
     CHECK(step["row"] == "step");
     CHECK(step["verdict"] == "slower");
@@ -75,6 +75,12 @@ TEST_CASE("compare of a replay shows the step time and its breakdown on each sid
         CHECK(step["b"].contains(share));
     }
     CHECK(step["b"]["exposed_comm"].get<double>() > step["a"]["exposed_comm"].get<double>());
+    // Each collective beside the same one of B: an x8 slot slows the decode's TP AllReduce.
+    const auto& first = j["rows"][1];
+    CHECK(first["row"] == "T0.L0.attn.ar");
+    CHECK(first["a"]["algo"] == "ring/ll");
+    CHECK(first["verdict"] == "slower");
+    CHECK(first["b"]["busbw_GBps"].get<double>() < first["a"]["busbw_GBps"].get<double>());
 }
 
 TEST_CASE("compare refuses bad input with exit 2") {
