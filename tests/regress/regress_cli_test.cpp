@@ -9,6 +9,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "sim/core/xml_tree.hpp"
 #include "sim/model/model_version.hpp"
@@ -91,6 +92,28 @@ TEST_CASE("a bad suite field is exit 2 at its line and column") {
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("tests/data/regress/bad-size.yaml:6:16: entries[1].sizes[1]: expected a size of 1 "
                                       "byte or more like 8, 64K, 1MiB or 1G, found '64Q'"));
+}
+
+TEST_CASE("an entry that cannot run is exit 2 at the entry, naming its field") {
+    TempFile base("nvls.json");
+    const auto r = regress("nvls-allgather.yaml", base.path, "--update");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("tests/data/regress/nvls-allgather.yaml:4:5: entries[1].op: expected an operation "
+                                      "that algorithm 'nvls' implements, found 'allgather'"));
+}
+
+TEST_CASE("regress --format json says what failed, for scripts") {
+    TempFile base("json.json");
+    REQUIRE(regress("nvlink.yaml", base.path, "--update").exit_code == 0);
+    const auto r = regress("nvlink-slow.yaml", base.path, "--tolerance 2% --format json");
+    CHECK(r.exit_code == 1);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["failed"] == true);
+    CHECK(j["totals"]["regressed"] == 1);
+    const auto& entry = j["entries"][0];
+    CHECK(entry["status"] == "regressed");
+    CHECK(entry["changes"][0]["metric"] == "64M time_us");
+    CHECK(entry["changes"][0]["worse_pct"].get<double>() == Approx(4.17).margin(0.01));
 }
 
 TEST_CASE("a baseline of another model version is exit 2 unless --update replaces it") {
