@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/nccl_environment.hpp"
 #include "sim/cli/options.hpp"
 #include "sim/cli/regress_run.hpp"
 #include "sim/regress/comparison_report.hpp"
@@ -49,6 +50,9 @@ int run_regress(const RegressOptions& o) {
     } else if (!o.update) {
         bad_option("--baseline", "an existing baseline file (make one with --update)", o.baseline);
     }
+    for (const std::string& s : nccl_environment_settings())
+        fmt::print(stderr, "collsim regress: note: {} in the environment is ignored: a suite's numbers are the same in "
+                           "every shell (give algo: or proto: in the suite)\n", s);
     const Baseline now = run_suite(suite);
     const bool comparable = before && before->model_version == now.model_version;
     const Comparison cmp = compare_runs(comparable ? *before : Baseline{}, now, *tolerance);
