@@ -73,6 +73,7 @@ std::vector<CollLink> busiest_coll_links(const Topology& topo, std::vector<LinkT
 CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     CLI::App* c = app.add_subcommand("coll", "one collective over a size sweep, as an nccl-tests table");
     c->add_option("--topology,-t", o.topology, "topology file: YAML, or NCCL topology XML (imported on the fly)")->required();
+    add_set_option(c, o.settings);
     accept_nccl_collective_names(c->add_option(
         "--op", o.op,
         fmt::format("collective operation: {} (or all_reduce, reduce_scatter, ... as nccl-tests' binaries); default "
@@ -156,7 +157,7 @@ CollRun simulate_coll(const CollOptions& o, RunMonitor* hook) {
     if (o.root_given && !has_root(*op))
         bad_option("--root", "no root: only broadcast and reduce have one", std::to_string(o.root));
 
-    const Topology topo = load_cli_topology(o.topology);
+    const Topology topo = load_cli_topology(o.topology, o.settings);
     const std::vector<DeviceId> gpus = communicator_gpus(topo, o);
     const int n = static_cast<int>(gpus.size());
     const int root = has_root(*op) ? std::max(o.root, 0) : -1;
@@ -249,7 +250,7 @@ int run_coll(const CollOptions& o) {
     std::optional<PartialRun> partial;
     if (run.stopped) partial = monitor.partial(report.rows.size(), run.sizes, "sizes");
     std::string out = o.format == "json" ? stamp_json(render_json(report), Provenance{o.topology, o.calibration, true,
-                                                                                      o.seed, o.model})
+                                                                                      o.seed, o.model, o.settings})
                       : o.format == "csv" ? render_csv(report)
                                           : render_table(report);
     if (partial) out = mark_partial(out, *partial, o.format == "json");

@@ -12,6 +12,7 @@ namespace collsim {
 
 struct CollOptions {
     std::string topology;
+    std::vector<std::string> settings;  // --set PATH=VALUE changes to the topology file
     std::string op;         // empty: allreduce, or the --algo-file's operation
     std::string algo = "auto";
     std::string algo_file;  // an MSCCL XML algorithm instead of --algo

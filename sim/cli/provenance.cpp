@@ -19,6 +19,7 @@ std::string stamp_json(const std::string& json, const Provenance& p) {
     inputs["topology"] = p.topology.empty() ? ordered_json()
                                             : ordered_json{{"path", p.topology},
                                                            {"fnv1a64", fnv1a64_hex(read_text_file(p.topology))}};
+    if (!p.settings.empty()) inputs["topology"]["settings"] = p.settings;
     inputs["calibration"] = !p.calibrated ? ordered_json() : ordered_json(p.calibration.empty() ? "defaults" : p.calibration);
     inputs["seed"] = p.seed ? ordered_json(*p.seed) : ordered_json();
     inputs["model"] = p.model.empty() ? ordered_json() : ordered_json(p.model);

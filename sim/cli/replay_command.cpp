@@ -50,6 +50,7 @@ std::string render_stopped_replay(const ReplayCliOptions& o, const Topology& top
 CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     CLI::App* c = app.add_subcommand("replay", "replay a workload trace: step time, overlap, bubbles, hot links");
     c->add_option("--topology,-t", o.topology, "topology file: YAML, or NCCL topology XML (imported on the fly)")->required();
+    add_set_option(c, o.settings);
     c->add_option("--trace,-w", o.trace, "workload trace: native YAML/JSON, Chakra JSON or Kineto JSON")->required();
     c->add_flag("--ranks-present", o.ranks_present,
                 "the trace's rank files are only some of the job's ranks (world_size): replicate them to the whole job");
@@ -136,7 +137,7 @@ int run_replay(const ReplayCliOptions& o) {
     ProgressMonitor monitor("collsim replay", o.progress);
     if (o.format != "table" && o.format != "json" && o.format != "csv")
         bad_option("--format", "one of table, json, csv", o.format);
-    const Topology topo = load_cli_topology(o.topology);
+    const Topology topo = load_cli_topology(o.topology, o.settings);
     const ReplayInputs in = load_replay_inputs(o, topo);
     const Trace& trace = in.trace;
     const std::optional<FaultPlan>& faults = in.faults;
@@ -146,7 +147,7 @@ int run_replay(const ReplayCliOptions& o) {
     // A compute kernel and a 1 GiB AllReduce are one op each: no ETA from op counts.
     if (opts.monitor) opts.monitor->begin_stage("ops", ops, RunMonitor::UnitCost::unknown);
     const auto emit = [&o](std::string out) {
-        if (o.format == "json") out = stamp_json(out, Provenance{o.topology, o.calibration, true, o.seed, o.model});
+        if (o.format == "json") out = stamp_json(out, Provenance{o.topology, o.calibration, true, o.seed, o.model, o.settings});
         std::fwrite(out.data(), 1, out.size(), stdout);
     };
     std::optional<ReplayResult> result;

@@ -16,6 +16,7 @@ namespace collsim {
 
 struct ReplayCliOptions {
     std::string topology;
+    std::vector<std::string> settings;  // --set PATH=VALUE changes to the topology file
     std::string trace;
     bool ranks_present = false;
     std::string format = "table";
