@@ -35,6 +35,7 @@ void add_time(EntryResult& r, const std::string& name, Time t) {
 void run_coll_entry(const SuiteEntry& e, EntryResult& r) {
     CollOptions o;
     o.topology = e.topology.resolved;
+    o.settings = e.settings;
     o.op = e.op;
     o.algo = e.algo;
     o.proto = e.proto;
@@ -74,6 +75,7 @@ void run_coll_entry(const SuiteEntry& e, EntryResult& r) {
 void run_replay_entry(const SuiteEntry& e, EntryResult& r) {
     ReplayCliOptions o;
     o.topology = e.topology.resolved;
+    o.settings = e.settings;
     o.trace = e.trace.resolved;
     o.steps = e.steps;
     o.calibration = e.calibration.resolved;
@@ -83,7 +85,7 @@ void run_replay_entry(const SuiteEntry& e, EntryResult& r) {
     o.faults = e.faults.resolved;
     o.timeout = e.timeout;
     o.follow_environment = false;
-    const Topology topo = load_cli_topology(o.topology);
+    const Topology topo = load_cli_topology(o.topology, o.settings);
     const ReplayInputs in = load_replay_inputs(o, topo);
     const ReplayResult result = replay(topo, in.trace, in.options());
     if (result.hang) {
@@ -99,6 +101,20 @@ void run_replay_entry(const SuiteEntry& e, EntryResult& r) {
     add_time(r, "max_step_us", steps.max);
 }
 
+// An error with no file of its own (an option's) or in a --set override is
+// placed at the entry, in the suite's field names; a file's stays as it is.
+InputError at_entry(const InputError& err, const SuiteEntry& e, std::size_t index) {
+    const std::string& file = err.where().file;
+    if (file.starts_with("--"))
+        return InputError(e.where, fmt::format("entries[{}].{}: {}", index, file.substr(2), err.field()), err.expected(),
+                          err.found());
+    if (!file.empty()) return err;
+    std::string field = err.field();
+    if (field.starts_with("--")) field = field.substr(2);
+    std::replace(field.begin(), field.end(), '-', '_');
+    return InputError(e.where, fmt::format("entries[{}].{}", index, field), err.expected(), err.found());
+}
+
 EntryResult run_entry(const SuiteEntry& e, std::size_t index) {
     EntryResult r{e.name, e.model};
     r.tolerance = e.tolerance;
@@ -106,12 +122,11 @@ EntryResult run_entry(const SuiteEntry& e, std::size_t index) {
         if (e.replay) run_replay_entry(e, r);
         else run_coll_entry(e, r);
     } catch (const InputError& err) {
-        // An option's error (no file of its own) is the entry's field.
-        if (!err.where().file.empty()) throw;
-        std::string field = err.field();
-        if (field.starts_with("--")) field = field.substr(2);
-        std::replace(field.begin(), field.end(), '-', '_');
-        throw InputError(e.where, fmt::format("entries[{}].{}", index, field), err.expected(), err.found());
+        throw at_entry(err, e, index);
+    } catch (const InputErrors& errs) {
+        std::vector<InputError> placed;
+        for (const InputError& err : errs.errors()) placed.push_back(at_entry(err, e, index));
+        throw InputErrors(std::move(placed));
     }
     return r;
 }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "algorithms/algorithm.hpp"
 #include "sim/core/text_file.hpp"
@@ -86,7 +87,7 @@ private:
     std::optional<SuiteEntry> entry(const YAML::Node& n, const std::string& at, const SuiteEntry& defaults) {
         if (!f_.expect_map(n, at)) return std::nullopt;
         f_.check_keys(n, at, {"name", "topology", "op", "sizes", "algo", "proto", "algo_file", "dtype", "ranks",
-                              "trace", "steps", "faults", "timeout", "calibration", "model", "tolerance"});
+                              "trace", "steps", "faults", "timeout", "calibration", "model", "tolerance", "set"});
         SuiteEntry e = defaults;
         e.where = f_.at(n);
         e.topology = path(n, at, "topology");
@@ -105,11 +106,31 @@ private:
             e.tolerance = parse_tolerance(*t);
             if (!e.tolerance) f_.error(n["tolerance"], at + ".tolerance", "a percentage like 2% or 0.5%, or 0", describe_node(n["tolerance"]));
         }
+        settings(n, at, e);
         if (e.replay) replay_fields(n, at, e);
         else coll_fields(n, at, e);
         if (auto name = f_.string(n, at, "name", false)) e.name = *name;
         else e.name = derived_name(e);
         return e;
+    }
+
+    // One PATH=VALUE or a list of them; what they change is checked when the topology loads.
+    void settings(const YAML::Node& n, const std::string& at, SuiteEntry& e) {
+        const YAML::Node set = n["set"];
+        if (!set) return;
+        std::vector<YAML::Node> items;
+        if (set.IsSequence())
+            for (std::size_t i = 0; i < set.size(); ++i) items.push_back(set[i]);
+        else
+            items.push_back(set);
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (items[i].IsScalar() && items[i].Scalar().find('=') != std::string::npos) {
+                e.settings.push_back(items[i].Scalar());
+                continue;
+            }
+            f_.error(items[i], set.IsSequence() ? fmt::format("{}.set[{}]", at, i) : at + ".set",
+                     "PATH=VALUE, as --set takes it (fabrics.ib.oversubscription=2:1)", describe_node(items[i]));
+        }
     }
 
     void replay_fields(const YAML::Node& n, const std::string& at, SuiteEntry& e) {
@@ -155,6 +176,7 @@ private:
 
     static std::string derived_name(const SuiteEntry& e) {
         std::string where = stem(e.topology.written) + (e.ranks > 0 ? fmt::format(":{}", e.ranks) : "");
+        if (!e.settings.empty()) where += fmt::format("[{}]", fmt::join(e.settings, ","));
         if (e.replay) return fmt::format("{}/replay/{}{}", where, stem(e.trace.written), e.steps > 1 ? fmt::format("/x{}", e.steps) : "");
         const std::string algo = e.algo_file.empty() ? e.algo : "msccl:" + stem(e.algo_file.written);
         return fmt::format("{}/{}{}/{}", where, e.op.empty() ? "" : e.op + "/", algo, e.proto);

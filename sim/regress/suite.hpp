@@ -16,7 +16,8 @@
 //       trace: ../workloads/dp.yaml  # replay: a trace instead of op and sizes
 //       steps: 2
 //
-// Either kind also takes ranks, faults, timeout, calibration and model.
+// Either kind also takes ranks, faults, timeout, calibration, model and set:
+// a list of PATH=VALUE changes to the topology, as `--set` takes them.
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,7 @@ struct SuiteEntry {
     SourceLocation where;  // of the entry's mapping
     bool replay = false;   // a trace replay; otherwise a collective over sizes
     SuitePath topology;
+    std::vector<std::string> settings;  // PATH=VALUE changes to the topology, as --set takes them
     // A collective: its operation and sizes (as written: "8", "64K"), and what runs it.
     std::string op;
     std::vector<std::string> sizes;

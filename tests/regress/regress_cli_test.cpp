@@ -102,6 +102,14 @@ TEST_CASE("an entry that cannot run is exit 2 at the entry, naming its field") {
                                       "that algorithm 'nvls' implements, found 'allgather'"));
 }
 
+TEST_CASE("a bad set: override is exit 2 at its entry") {
+    TempFile base("set.json");
+    const auto r = regress("bad-set.yaml", base.path, "--update");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("tests/data/regress/bad-set.yaml:3:5: entries[0].set #1 'bogus.path=3': bogus: "
+                                      "expected one of the fields there"));
+}
+
 TEST_CASE("regress --format json says what failed, for scripts") {
     TempFile base("json.json");
     REQUIRE(regress("nvlink.yaml", base.path, "--update").exit_code == 0);

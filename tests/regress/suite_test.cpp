@@ -19,8 +19,11 @@ TEST_CASE("a suite's entries get stable names and paths relative to the suite") 
   - {topology: t.yaml, op: allreduce, algo: ring, proto: simple, sizes: [8, 1M], tolerance: 5%}
   - {topology: ../t.yaml, trace: w.yaml, steps: 2, ranks: 4}
   - {name: mine, topology: t.yaml, algo_file: a.xml, sizes: [1M]}
+  - {topology: t.yaml, op: allgather, sizes: [1M], set: [nodes.count=4, fabrics.ib.oversubscription=2:1]}
 )", "dir/s.yaml");
-    REQUIRE(s.entries.size() == 3);
+    REQUIRE(s.entries.size() == 4);
+    CHECK(s.entries[3].name == "t[nodes.count=4,fabrics.ib.oversubscription=2:1]/allgather/auto/auto");
+    CHECK(s.entries[3].settings.size() == 2);
     CHECK(s.entries[0].name == "t/allreduce/ring/simple");
     CHECK(s.entries[0].topology.written == "t.yaml");
     CHECK(s.entries[0].topology.resolved == "dir/t.yaml");
@@ -50,6 +53,8 @@ TEST_CASE("suite errors name the line, the field, what was expected and what was
                            "  - {topology: t.yaml, op: allreduce, sizes: [1M]}\n"),
                Catch::Contains("dir/s.yaml:3:5: entries[1].name: expected a name no other entry has"));
     CHECK_THAT(suite_error("model: exact\nentries: []\n"), Catch::Contains("dir/s.yaml:1:8: suite.model"));
+    CHECK_THAT(suite_error("entries:\n  - {topology: t.yaml, op: allreduce, sizes: [8], set: [nodes.count]}\n"),
+               Catch::Contains("dir/s.yaml:2:57: entries[0].set[0]: expected PATH=VALUE, as --set takes it"));
 }
 
 TEST_CASE("tolerances are percentages") {
