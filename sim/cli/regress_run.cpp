@@ -50,6 +50,7 @@ void run_coll_entry(const SuiteEntry& e, EntryResult& r) {
     o.faults = e.faults.resolved;
     o.timeout = e.timeout;
     o.links = 0;
+    if (e.seed) o.seed = *e.seed;
     o.follow_environment = false;
     const CollRun run = simulate_coll(o, nullptr);
     for (const CollRow& row : run.report.rows) {
@@ -78,6 +79,7 @@ void run_replay_entry(const SuiteEntry& e, EntryResult& r) {
     o.settings = e.settings;
     o.trace = e.trace.resolved;
     o.steps = e.steps;
+    if (e.seed) o.seed = *e.seed;
     o.calibration = e.calibration.resolved;
     o.algo = e.algo;
     o.proto = e.proto;
@@ -95,7 +97,12 @@ void run_replay_entry(const SuiteEntry& e, EntryResult& r) {
         return;
     }
     const StepTimes steps = step_times(in.trace, result);
-    add_time(r, "step_time_us", step_metrics(in.trace, result).step_time);
+    const StepMetrics m = step_metrics(in.trace, result);
+    add_time(r, "step_time_us", m.step_time);
+    // Per step, averaged over the ranks: communication nothing hid, and bubbles.
+    const double step_us = static_cast<double>(m.step_time.ps()) / 1e6;
+    r.metrics.emplace_back("exposed_comm_us", m.average.exposed_comm * step_us);
+    r.metrics.emplace_back("idle_us", m.average.idle * step_us);
     add_time(r, "p50_step_us", steps.p50);
     add_time(r, "p99_step_us", steps.p99);
     add_time(r, "max_step_us", steps.max);

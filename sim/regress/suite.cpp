@@ -87,7 +87,7 @@ private:
     std::optional<SuiteEntry> entry(const YAML::Node& n, const std::string& at, const SuiteEntry& defaults) {
         if (!f_.expect_map(n, at)) return std::nullopt;
         f_.check_keys(n, at, {"name", "topology", "op", "sizes", "algo", "proto", "algo_file", "dtype", "ranks",
-                              "trace", "steps", "faults", "timeout", "calibration", "model", "tolerance", "set"});
+                              "trace", "steps", "faults", "timeout", "calibration", "model", "tolerance", "set", "seed"});
         SuiteEntry e = defaults;
         e.where = f_.at(n);
         e.topology = path(n, at, "topology");
@@ -101,6 +101,10 @@ private:
         if (auto r = f_.integer(n, at, "ranks", false)) {
             if (*r < 1) f_.error(n["ranks"], at + ".ranks", "1 or more (leave it out for every GPU)", describe_node(n["ranks"]));
             e.ranks = static_cast<int>(std::min<int64_t>(*r, 1 << 20));
+        }
+        if (auto seed = f_.integer(n, at, "seed", false)) {
+            if (*seed < 0) f_.error(n["seed"], at + ".seed", "0 or more", describe_node(n["seed"]));
+            e.seed = static_cast<uint64_t>(std::max<int64_t>(*seed, 0));
         }
         if (auto t = f_.string(n, at, "tolerance", false)) {
             e.tolerance = parse_tolerance(*t);

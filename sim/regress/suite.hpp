@@ -16,8 +16,9 @@
 //       trace: ../workloads/dp.yaml  # replay: a trace instead of op and sizes
 //       steps: 2
 //
-// Either kind also takes ranks, faults, timeout, calibration, model and set:
+// Either kind also takes ranks, faults, timeout, calibration, model, seed and set:
 // a list of PATH=VALUE changes to the topology, as `--set` takes them.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,7 @@ struct SuiteEntry {
     SuitePath faults, calibration;
     std::string timeout;  // as written; empty: none
     std::string model = "auto";
+    std::optional<uint64_t> seed;  // routing (coll) and stragglers (replay); absent: the command's default
     std::optional<double> tolerance;  // a fraction: 0.02 for 2%
     // Every file the entry reads, topology first.
     std::vector<SuitePath> inputs() const;

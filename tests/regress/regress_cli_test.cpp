@@ -76,6 +76,16 @@ TEST_CASE("regress counts an entry that now hangs as a regression") {
     CHECK_THAT(again.out, Catch::Contains("hangs, as the baseline says"));
 }
 
+TEST_CASE("a replay that now hangs is a regression too; its step times are the metrics") {
+    TempFile base("replay.json");
+    REQUIRE(regress("replay.yaml", base.path, "--update").exit_code == 0);
+    CHECK_THAT(slurp(base.path), Catch::Contains("\"step_time_us\"") && Catch::Contains("\"exposed_comm_us\""));
+    CHECK(regress("replay.yaml", base.path).exit_code == 0);
+    const auto hang = regress("replay-nic-down.yaml", base.path);
+    CHECK(hang.exit_code == 1);
+    CHECK_THAT(hang.out, Catch::Contains("HANG        dp-step: no progress possible"));
+}
+
 TEST_CASE("regress reports entries added and gone, and fails them only with --exact") {
     TempFile base("added.json");
     REQUIRE(regress("nvlink.yaml", base.path, "--update").exit_code == 0);
