@@ -1,11 +1,13 @@
 #include "sim/cli/regress_run.hpp"
 
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "sim/cli/coll_command.hpp"
+#include "sim/cli/plan_command.hpp"
 #include "sim/cli/replay_command.hpp"
 #include "sim/cli/topology_input.hpp"
 #include "sim/core/fnv1a.hpp"
@@ -108,6 +110,48 @@ void run_replay_entry(const SuiteEntry& e, EntryResult& r) {
     add_time(r, "max_step_us", steps.max);
 }
 
+// plan's options from the suite's plan: map (numbers checked by the suite reader).
+PlanCliOptions plan_options(const SuiteEntry& e) {
+    PlanCliOptions o;
+    o.model = e.plan_card.resolved;
+    o.topology = e.topology.resolved;
+    o.settings = e.settings;
+    o.calibration = e.calibration.resolved;
+    if (e.model != "auto") o.tier = e.model;
+    const std::map<std::string, int*> ints{{"gpus", &o.gpus}, {"tp", &o.tp}, {"pp", &o.pp}, {"dp", &o.dp},
+                                           {"ep", &o.ep},     {"cp", &o.cp}, {"vpp", &o.vpp}, {"zero", &o.zero}};
+    const std::map<std::string, int64_t*> counts{
+        {"micro_batch", &o.micro_batch}, {"global_batch", &o.global_batch}, {"seq", &o.seq}};
+    const std::map<std::string, std::string*> words{{"recompute", &o.recompute}, {"dtype", &o.dtype},
+                                                    {"overlap", &o.overlap},     {"gpu", &o.gpu}, {"sp", &o.sp}};
+    for (const auto& [key, value] : e.plan) {
+        if (auto i = ints.find(key); i != ints.end()) *i->second = static_cast<int>(std::stoll(value));
+        if (auto c = counts.find(key); c != counts.end()) *c->second = std::stoll(value);
+        if (auto w = words.find(key); w != words.end()) *w->second = value;
+    }
+    return o;
+}
+
+void run_plan_entry(const SuiteEntry& e, EntryResult& r) {
+    const PlanCliOptions o = plan_options(e);
+    const PlanResult p = plan_training(o);
+    const double gib = static_cast<double>(p.memory.total()) / (1024.0 * 1024 * 1024);
+    r.metrics.emplace_back("memory_GiB", gib);
+    if (!p.memory.fits()) {
+        // No step time: the layout does not fit (plan's exit 1).
+        r.ran.emplace_back("layout", "does not fit memory");
+        return;
+    }
+    r.ran.emplace_back("layout", fmt::format("tp{} pp{} dp{} cp{} ep{} tier {}", p.layout.tp, p.layout.pp, p.layout.dp,
+                                             p.layout.cp, p.layout.ep, o.tier));
+    r.metrics.emplace_back("step_time_us", p.step * 1e6);
+    r.metrics.emplace_back("tokens_per_s", p.tokens_per_s);
+    r.metrics.emplace_back("mfu", p.mfu);
+    r.metrics.emplace_back("bubble_us", p.bubble * 1e6);
+    for (const CommLine& c : p.communication)
+        r.metrics.emplace_back(fmt::format("{} {} exposed_us", c.group, c.op), c.exposed * 1e6);
+}
+
 // An error with no file of its own (an option's) or in a --set override is
 // placed at the entry, in the suite's field names; a file's stays as it is.
 InputError at_entry(const InputError& err, const SuiteEntry& e, std::size_t index) {
@@ -127,6 +171,7 @@ EntryResult run_entry(const SuiteEntry& e, std::size_t index) {
     r.tolerance = e.tolerance;
     try {
         if (e.replay) run_replay_entry(e, r);
+        else if (e.is_plan()) run_plan_entry(e, r);
         else run_coll_entry(e, r);
     } catch (const InputError& err) {
         throw at_entry(err, e, index);

@@ -86,6 +86,19 @@ TEST_CASE("a replay that now hangs is a regression too; its step times are the m
     CHECK_THAT(hang.out, Catch::Contains("HANG        dp-step: no progress possible"));
 }
 
+TEST_CASE("a plan entry records the step that collsim plan prints for the layout") {
+    TempFile base("plan.json");
+    REQUIRE(regress("plan.yaml", base.path, "--update").exit_code == 0);
+    const auto baseline = nlohmann::json::parse(slurp(base.path));
+    const auto plan = run_cli("plan -m llama-3-8b -t topologies/cluster-h100-2n.yaml --tp 8 --dp 2 --global-batch 64 "
+                              "--format json");
+    REQUIRE(plan.exit_code == 0);
+    const auto& metrics = baseline["entries"][0]["metrics"];
+    CHECK(metrics["tokens_per_s"].get<double>() == Approx(nlohmann::json::parse(plan.out)["tokens_per_s"].get<double>()));
+    CHECK(metrics.contains("TP AllGather exposed_us"));
+    CHECK(regress("plan.yaml", base.path, "--exact").exit_code == 0);
+}
+
 TEST_CASE("regress reports entries added and gone, and fails them only with --exact") {
     TempFile base("added.json");
     REQUIRE(regress("nvlink.yaml", base.path, "--update").exit_code == 0);
