@@ -55,6 +55,9 @@ int run_regress(const RegressOptions& o) {
                            "every shell (give algo: or proto: in the suite)\n", s);
     const Baseline now = run_suite(suite);
     const bool comparable = before && before->model_version == now.model_version;
+    if (before && !comparable)
+        fmt::print(stderr, "collsim regress: note: {} is from model version {}, this is {}: nothing to compare, "
+                           "every entry is new\n", o.baseline, before->model_version, now.model_version);
     const Comparison cmp = compare_runs(comparable ? *before : Baseline{}, now, *tolerance);
     if (!o.junit.empty()) write_file(o.junit, render_junit(cmp, now.suite, o.exact), "--junit");
     const std::string out = o.format == "json" ? render_comparison_json(cmp, o.exact) : render_comparison_table(cmp, o.exact);
