@@ -24,7 +24,7 @@ CLI::App* add_regress_command(CLI::App& app, RegressOptions& o) {
     c->add_flag("--update", o.update, "rewrite the baseline from this run (exit 0)");
     c->add_flag("--exact", o.exact, "fail on any change at all, better or worse, added or gone");
     c->add_option("--junit", o.junit, "also write JUnit XML, one testcase per entry, to this file");
-    c->add_option("--format", o.format, "table or json")->capture_default_str();
+    c->add_option("--format", o.format, "table, json or csv")->capture_default_str();
     return c;
 }
 
@@ -36,7 +36,8 @@ void write_file(const std::string& path, const std::string& text, const std::str
 }  // namespace
 
 int run_regress(const RegressOptions& o) {
-    if (o.format != "table" && o.format != "json") bad_option("--format", "table or json", o.format);
+    if (o.format != "table" && o.format != "json" && o.format != "csv")
+        bad_option("--format", "one of table, json, csv", o.format);
     const std::optional<double> tolerance = parse_tolerance(o.tolerance);
     if (!tolerance) bad_option("--tolerance", "a percentage like 2% or 0.5%, or 0", o.tolerance);
     const Suite suite = load_suite(o.suite);
@@ -60,7 +61,9 @@ int run_regress(const RegressOptions& o) {
                            "every entry is new\n", o.baseline, before->model_version, now.model_version);
     const Comparison cmp = compare_runs(comparable ? *before : Baseline{}, now, *tolerance);
     if (!o.junit.empty()) write_file(o.junit, render_junit(cmp, now.suite, o.exact), "--junit");
-    const std::string out = o.format == "json" ? render_comparison_json(cmp, o.exact) : render_comparison_table(cmp, o.exact);
+    const std::string out = o.format == "json"  ? render_comparison_json(cmp, o.exact)
+                            : o.format == "csv" ? render_comparison_csv(cmp)
+                                                : render_comparison_table(cmp, o.exact);
     std::fwrite(out.data(), 1, out.size(), stdout);
     if (o.update) {
         write_file(o.baseline, render_baseline(now), "--baseline");

@@ -133,7 +133,7 @@ TEST_CASE("a bad set: override is exit 2 at its entry") {
                                       "expected one of the fields there"));
 }
 
-TEST_CASE("regress --format json says what failed, for scripts") {
+TEST_CASE("regress --format json and csv say what failed, for scripts") {
     TempFile base("json.json");
     REQUIRE(regress("nvlink.yaml", base.path, "--update").exit_code == 0);
     const auto r = regress("nvlink-slow.yaml", base.path, "--tolerance 2% --format json");
@@ -145,6 +145,10 @@ TEST_CASE("regress --format json says what failed, for scripts") {
     CHECK(entry["status"] == "regressed");
     CHECK(entry["changes"][0]["metric"] == "64M time_us");
     CHECK(entry["changes"][0]["worse_pct"].get<double>() == Approx(4.17).margin(0.01));
+    const auto csv = regress("nvlink-slow.yaml", base.path, "--tolerance 2% --format csv");
+    CHECK(csv.exit_code == 1);
+    CHECK_THAT(csv.out, Catch::StartsWith("entry,status,metric,before,now,worse_pct,regression\n"
+                                          "dgx-h100/allreduce/ring/auto,regressed,64M time_us,380.20"));
 }
 
 TEST_CASE("a baseline of another model version is exit 2 unless --update replaces it") {
