@@ -173,7 +173,7 @@ private:
     }
 
     void replay_fields(const YAML::Node& n, const std::string& at, SuiteEntry& e) {
-        for (const char* key : {"op", "sizes", "algo_file", "dtype"})
+        for (const char* key : {"op", "sizes", "algo_file", "dtype", "ranks"})
             if (n[key]) f_.error(n[key], at + "." + key, "no " + std::string(key) + " in a replay (the trace says)", describe_node(n[key]));
         if (auto s = f_.integer(n, at, "steps", false)) {
             if (*s < 1 || *s > 10000) f_.error(n["steps"], at + ".steps", "1 to 10000", describe_node(n["steps"]));
@@ -214,8 +214,9 @@ private:
     }
 
     static std::string derived_name(const SuiteEntry& e) {
-        std::string where = stem(e.topology.written) + (e.ranks > 0 ? fmt::format(":{}", e.ranks) : "");
+        std::string where = stem(e.topology.written);
         if (!e.settings.empty()) where += fmt::format("[{}]", fmt::join(e.settings, ","));
+        if (e.ranks > 0) where += fmt::format(":{}", e.ranks);
         if (e.replay) return fmt::format("{}/replay/{}{}", where, stem(e.trace.written), e.steps > 1 ? fmt::format("/x{}", e.steps) : "");
         if (e.is_plan()) {
             std::vector<std::string> options;

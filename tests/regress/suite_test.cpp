@@ -17,12 +17,12 @@ std::string suite_error(const std::string& yaml) {
 TEST_CASE("a suite's entries get stable names and paths relative to the suite") {
     const Suite s = parse_suite(R"(entries:
   - {topology: t.yaml, op: allreduce, algo: ring, proto: simple, sizes: [8, 1M], tolerance: 5%}
-  - {topology: ../t.yaml, trace: w.yaml, steps: 2, ranks: 4}
+  - {topology: ../t.yaml, trace: w.yaml, steps: 2}
   - {name: mine, topology: t.yaml, algo_file: a.xml, sizes: [1M]}
-  - {topology: t.yaml, op: allgather, sizes: [1M], set: [nodes.count=4, fabrics.ib.oversubscription=2:1]}
+  - {topology: t.yaml, op: allgather, sizes: [1M], set: [nodes.count=4, fabrics.ib.oversubscription=2:1], ranks: 16}
 )", "dir/s.yaml");
     REQUIRE(s.entries.size() == 4);
-    CHECK(s.entries[3].name == "t[nodes.count=4,fabrics.ib.oversubscription=2:1]/allgather/auto/auto");
+    CHECK(s.entries[3].name == "t[nodes.count=4,fabrics.ib.oversubscription=2:1]:16/allgather/auto/auto");
     CHECK(s.entries[3].settings.size() == 2);
     const Suite p = parse_suite("entries:\n  - {topology: t.yaml, plan: {model: cards/m.yaml, tp: 8, seq: 2048}}\n", "dir/s.yaml");
     CHECK(p.entries[0].name == "t/plan/m/tp=8,seq=2048");
@@ -32,7 +32,7 @@ TEST_CASE("a suite's entries get stable names and paths relative to the suite") 
     CHECK(s.entries[0].topology.written == "t.yaml");
     CHECK(s.entries[0].topology.resolved == "dir/t.yaml");
     CHECK(*s.entries[0].tolerance == Approx(0.05));
-    CHECK(s.entries[1].name == "t:4/replay/w/x2");
+    CHECK(s.entries[1].name == "t/replay/w/x2");
     CHECK(s.entries[1].topology.resolved == "t.yaml");
     CHECK(s.entries[2].name == "mine");
     CHECK(s.entries[2].inputs().size() == 2);
