@@ -17,7 +17,7 @@ namespace collsim {
 
 CLI::App* add_regress_command(CLI::App& app, RegressOptions& o) {
     CLI::App* c = app.add_subcommand("regress", "run a suite against a stored baseline; exit 1 on a regression or hang");
-    c->add_option("--suite", o.suite, "suite YAML: collectives over sizes, MSCCL files, replays")->required();
+    c->add_option("--suite", o.suite, "suite YAML: collectives over sizes, MSCCL files, replays, plan layouts")->required();
     c->add_option("--baseline", o.baseline, "baseline JSON (written by --update)")->required();
     c->add_option("--tolerance", o.tolerance, "how much worse a metric may get, e.g. 2% (an entry's tolerance: wins)")
         ->capture_default_str();
