@@ -8,6 +8,7 @@
 
 #include "sim/cli/calibrate_command.hpp"
 #include "sim/cli/coll_command.hpp"
+#include "sim/cli/compare_command.hpp"
 #include "sim/cli/topo_command.hpp"
 #include "sim/cli/diagnose_command.hpp"
 #include "sim/cli/numerics_command.hpp"
@@ -39,6 +40,8 @@ int main(int argc, char** argv) {
     CLI::App* diagnose_cmd = collsim::add_diagnose_command(app, diagnose);
     collsim::ReplayCliOptions replay;
     CLI::App* replay_cmd = collsim::add_replay_command(app, replay);
+    collsim::CompareOptions compare;
+    CLI::App* compare_cmd = collsim::add_compare_command(app, compare);
     collsim::PlanCliOptions plan;
     CLI::App* plan_cmd = collsim::add_plan_command(app, plan);
     collsim::GenCliOptions gen;
@@ -77,6 +80,7 @@ int main(int argc, char** argv) {
         if (gen_cmd->parsed()) return collsim::run_gen(*gen_cmd, gen);
         if (plan_cmd->parsed()) return collsim::run_plan(plan);
         if (regress_cmd->parsed()) return collsim::run_regress(regress);
+        if (compare_cmd->parsed()) return collsim::run_compare(compare);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;

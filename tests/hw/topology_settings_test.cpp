@@ -131,3 +131,20 @@ TEST_CASE("collsim --set is exit 2 at the override, and a set run equals the fil
     CHECK_THAT(j.out, Catch::Contains("\"settings\": [\n        \"nodes.count=3\",\n        \"fabrics.ib.switch.latency=200ns\"\n      ]"));
     CHECK_THAT(j.out, Catch::Contains("\"gpus\": 24"));
 }
+
+TEST_CASE("every command that reads a topology takes --set and reports a bad one at the setting") {
+    const std::string t = "topologies/cluster-h100-2n.yaml", log = "tests/data/nccl-logs/new-layout-allreduce.log";
+    for (const std::string& command :
+         {"coll -t " + t, "replay -t " + t + " --trace workloads/samples/tp-decode-8gpu.yaml", "topo show " + t,
+          "topo dot " + t, "topo check --format json " + t, "plan --model gpt3-175b --topology " + t,
+          "diagnose tests/data/timings/late-rank5.csv --topology " + t,
+          "calibrate --log " + log + " --topology " + t + " -o /dev/null", "validate --log " + log + " --topology " + t}) {
+        INFO(command);
+        auto r = run_cli(command + " --set fabrics.ib.nosuch.x=1");
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Catch::StartsWith("--set #1 'fabrics.ib.nosuch.x=1': fabrics.ib.nosuch: expected one of the "
+                                            "fields there: name, kind,"));
+    }
+    // validate's datasets were measured on their own machines: --set needs --log and --topology.
+    CHECK(run_cli("validate --set nodes.count=2").exit_code == 2);
+}
