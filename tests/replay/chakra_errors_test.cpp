@@ -131,6 +131,11 @@ TEST_CASE("inputs in a format their reader does not take are named as that forma
     CHECK(sniff_input_format("name: dgx\ngpus: 8\n") == InputFormat::text);
     CHECK(sniff_input_format("{\"traceEvents\": []}") == InputFormat::text);
     CHECK(sniff_input_format(std::string("\x07\x0a\x05" "0.0.4", 8)) == InputFormat::chakra_et);
+    // The root element decides, past a long header comment; YAML's merge key is not XML.
+    CHECK(sniff_input_format("<!-- " + std::string(2000, '-') + " -->\n<system>") == InputFormat::nccl_topology_xml);
+    CHECK(sniff_input_format("<<: *defaults\n") == InputFormat::text);
+    CHECK(sniff_input_format("<!-- cut") == InputFormat::xml);
+    CHECK(sniff_input_format("name: x\n\x1b[0m\n") == InputFormat::binary);
 
     const std::string dir = chakra_bad_dir("formats");
     // A .tgz of traces (read_text_file unpacks the gzip; a tar is inside).
@@ -149,14 +154,15 @@ TEST_CASE("inputs in a format their reader does not take are named as that forma
              Case{"replay --topology topologies/dgx-h100.yaml --trace " + dir + "/a.zip",
                   dir + "/a.zip:1:1: file: expected a workload trace (native YAML or JSON, Chakra, PyTorch ET, Kineto), "
                         "found this is a zip archive: unpack it first (unzip)"},
-             // Topologies: the topology reader's own sniffer (sim/hw/topology_format), which reads XML itself.
-             Case{"coll --topology " + dir + "/a.zst", dir + "/a.zst:1:1: topology: expected a topology: schema-v1 "
-                                                             "YAML or NCCL topology XML, found this is binary data"},
+             // Topologies: the same sniffer (sim/core/input_format), whose NCCL XML the reader imports.
+             Case{"coll --topology " + dir + "/a.zst",
+                  dir + "/a.zst:1:1: topology: expected a topology: schema-v1 YAML or NCCL topology XML, found this is "
+                        "a zstd-compressed file: unpack it first (zstd -d)"},
              Case{"coll --topology " + dir + "/topo.xml",
                   dir + "/topo.xml:2:1: NCCL topology XML <system>: expected at least one GPU"},
              Case{"topo check " + test::source_path("workloads/samples/chakra-et/ring.0.et"),
                   "ring.0.et:1:1: topology: expected a topology: schema-v1 YAML or NCCL topology XML, found this is "
-                  "binary data (a Chakra ET protobuf, or an archive?)"},
+                  "a Chakra ET protobuf: give it to `collsim replay --trace`"},
          }) {
         INFO(c.args);
         const test::CliResult r = test::run_cli(c.args);
