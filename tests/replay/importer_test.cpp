@@ -163,7 +163,7 @@ TEST_CASE("every import error names the file and the field") {
     CHECK_THROWS_WITH(load_any_trace(dir), Catch::Contains(dir + ": rank: expected one trace per rank 0 to 1, found "
                                                                  "rank 0 where rank 1 belongs"));
     std::ofstream(dir + "/b.json") << "ranks: 2\n";
-    CHECK_THROWS_WITH(load_any_trace(dir), Catch::Contains(dir + "/b.json: file: expected a Chakra or Kineto JSON "
+    CHECK_THROWS_WITH(load_any_trace(dir), Catch::Contains(dir + "/b.json:1:1: file: expected a Chakra or Kineto JSON "
                                                                  "trace like the other files of " + dir));
     fs::remove(dir + "/a.json");
     fs::remove(dir + "/b.json");

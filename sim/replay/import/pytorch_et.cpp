@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/json_input.hpp"
 #include "sim/core/time.hpp"
 
 namespace collsim {
@@ -187,7 +188,7 @@ private:
         const json& values = et_values(nodes_[i]);
         const std::string where = et_values_path(nodes_[i], path(i)) + "[0]";
         const json pgs = values.empty() || !values[0].is_string() ? json()
-                                                                    : json::parse(values[0].get<std::string>(), nullptr, false);
+                                                                    : parse_embedded_json(values[0].get<std::string>());
         if (!pgs.is_array()) bad_et(file_, where, "a JSON list of process groups (pg_name, ranks)", values.empty() ? json() : values[0]);
         for (const json& pg : pgs) {
             if (!pg.is_object() || !pg.contains("pg_name") || !pg["pg_name"].is_string())
