@@ -1,5 +1,7 @@
 #include "sim/core/json_input.hpp"
 
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
@@ -23,6 +25,23 @@ std::optional<std::size_t> too_deep_at(const std::string& text) {
         }
     }
     return std::nullopt;
+}
+
+// Where the number `quoted` ('1e400', as nlohmann's overflow message quotes
+// it) first stands alone in `text`, outside strings; 0 where it is not found.
+std::size_t number_offset(const std::string& text, const std::string& quoted) {
+    const std::string number = quoted.size() > 2 ? quoted.substr(1, quoted.size() - 2) : quoted;
+    auto part_of_number = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+'; };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '"') {
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\') ++i;
+        } else if (text.compare(i, number.size(), number) == 0 && (i == 0 || !part_of_number(text[i - 1])) &&
+                   (i + number.size() == text.size() || !part_of_number(text[i + number.size()]))) {
+            return i;
+        }
+    }
+    return 0;
 }
 
 // Stops at the top-level `key`; nothing is kept.
@@ -86,8 +105,9 @@ nlohmann::json parse_json_input(const std::string& text, const std::string& name
     } catch (const nlohmann::json::out_of_range& e) {  // "number overflow parsing '1e400'": no byte offset
         const std::string what = e.what();
         const auto quote = what.find('\'');
-        throw InputError(SourceLocation{name, 0, 0}, "json", "numbers within a double's range",
-                         quote == std::string::npos ? what : what.substr(quote));
+        const std::string number = quote == std::string::npos ? what : what.substr(quote);
+        throw InputError(text_position(text, number_offset(text, number), name), "json",
+                         "numbers within a double's range", number);
     }
 }
 

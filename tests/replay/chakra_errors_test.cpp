@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "sim/core/input_format.hpp"
+#include "sim/core/text_file.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "sim/replay/import/any_trace.hpp"
 #include "sim/replay/import/chakra_et.hpp"
@@ -175,5 +176,19 @@ TEST_CASE("inputs in a format their reader does not take are named as that forma
     CHECK(r.exit_code == 2);
     CHECK(r.err.size() < 400);
     CHECK_THAT(r.err, Catch::Contains(std::string(120, 'x') + "..."));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("ranks whose imported collectives disagree are named at the node's place", "[chakra]") {
+    // Found by tests/mutation_fuzz.py: the replay's check named the rank file without a place.
+    const std::string dir = chakra_bad_dir("disagree");
+    for (int r : {0, 2, 3}) chakra_copy_sample(dir, r);
+    std::string one = read_text_file(test::source_path("workloads/samples/chakra/chakra.1.json"));
+    one.replace(one.find("\"comm_size\": 16777216"), 21, "\"comm_size\": 8388608");
+    chakra_write(dir + "/chakra.1.json", one);
+    const auto r = test::run_cli("replay --topology topologies/dgx-h100.yaml --trace " + dir);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains(dir + "/chakra.1.json:80:5: op 'ncclDevKernel_AllReduce_Sum_bf16_RING_LL#106' on "
+                                            "rank 1: expected call 1 on 'world' to match rank 0 (allreduce of 16777216 bytes"));
     fs::remove_all(dir);
 }

@@ -69,8 +69,8 @@ ImportedProgram import_rank(ChakraForm form, const RankFile& f) {
         throw InputError(SourceLocation{f.path, 1, 1}, "file", std::string(form_name(form)),
                          "JSON without its keys (workload_graph; schema and nodes)");
     return with_json_places(text, f.path, [&] {
-        return form == ChakraForm::json ? import_chakra_rank(doc, f.path, f.rank)
-                                        : import_pytorch_et_rank(doc, f.path, f.rank);
+        return form == ChakraForm::json ? import_chakra_rank(doc, text, f.path, f.rank)
+                                        : import_pytorch_et_rank(doc, text, f.path, f.rank);
     });
 }
 
