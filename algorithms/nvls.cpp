@@ -15,8 +15,8 @@
 // stage: only the first transfer of each chunk pays the protocol step.
 //
 // Below 64 full chunks per channel and rank NCCL cuts its chunk, and each
-// extra chunk waits on every peer (nvls_chunks.hpp): that time is paid with
-// the launch, in the schedule and the closed form alike.
+// extra chunk costs its channel a fixed wait (nvls_chunks.hpp): that time is
+// paid with the launch, in the schedule and the closed form alike.
 //
 // Closed form: T = launch + handshakes + the first chunk's trip (every rank's n slices up,
 // then the last slice's way back, to the owner and out again) + (k-1) chunks

@@ -1,6 +1,6 @@
 #pragma once
 // NVLS moves each channel's data in chunks whose size NCCL picks by message
-// size, and every chunk waits on its peers before the switch may reduce it.
+// size, and every chunk costs its channel a fixed wait besides its bytes.
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
 #include "sim/exec/collective.hpp"
@@ -9,8 +9,8 @@ namespace collsim {
 
 // NCCL_NVLS_CHUNKSIZE's default: the chunk of large messages.
 inline constexpr Bytes kNvlsMaxChunk{128 * 1024};
-// What one chunk's wait costs per rank it waits on (see nvls_handshakes).
-inline constexpr Time kNvlsPeerWait = Time::from_ps(120'000);
+// What one chunk costs its channel besides its bytes (see nvls_chunks.cpp).
+inline constexpr Time kNvlsChunkWait = Time::from_ps(960'000);
 
 // NCCL's NVLS chunk for `bytes` over `channels` channels with `heads` ranks
 // each heading a slice (src/enqueue.cc, calcCollChunking, v2.19 to v2.30):
@@ -18,9 +18,9 @@ inline constexpr Time kNvlsPeerWait = Time::from_ps(120'000);
 // below 2 full chunks per channel and head.
 Bytes nccl_nvls_chunk(Bytes bytes, int channels, int heads);
 
-// The time an NVLS AllReduce spends on its extra handshakes: one wait per
-// peer and chunk, serial on each channel, for the chunks beyond those of
-// kNvlsMaxChunk.
+// The time an NVLS AllReduce spends on its extra handshakes: one
+// kNvlsChunkWait per chunk, serial on each channel, for the chunks beyond
+// those of kNvlsMaxChunk. It does not grow with the rank count.
 Time nvls_handshakes(const CollectiveCall& call);
 
 }  // namespace collsim
