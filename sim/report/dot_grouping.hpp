@@ -34,4 +34,11 @@ struct DotGraph {
 // `g` with alike vertices merged (members joined, edges summed), to a fixed point.
 DotGraph group_alike(DotGraph g);
 
+// Where grouping alike vertices leaves too many (16,384 nodes: a leaf per rail
+// and scalable unit, each under its own unit), vertices in the same place of
+// the structure are merged: same kind, and neighbours that are themselves in
+// the same places (colour refinement); links inside a merged vertex are not
+// drawn. What is left is the structure's tiers: nodes, leaves per rail, spines.
+DotGraph group_by_role(DotGraph g);
+
 }  // namespace collsim

@@ -109,6 +109,7 @@ std::string render_dot(const Topology& topo, bool collapse) {
     if (collapse) {
         DotGraph g = collapsed_graph(topo);
         if (g.vertices.size() > kDrawableVertices) g = group_alike(std::move(g));
+        if (g.vertices.size() > kDrawableVertices) g = group_by_role(std::move(g));
         return render_graph(topo.name(), g);
     }
     std::string out = fmt::format("graph {} {{\n  node [fontsize=10];\n", dot_id(topo.name()));

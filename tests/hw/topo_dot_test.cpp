@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <vector>
 
 #include "tests/support/run_cli.hpp"
@@ -45,12 +44,8 @@ TEST_CASE("dot -Tsvg renders topo dot --collapse of every shipped topology", "[s
         WARN("Graphviz's dot is not on PATH: skipped (scripts/install-deps.sh installs it)");
         return;
     }
-    // Not yet drawable in reasonable time: with alike vertices grouped, 16,384 nodes still leave
-    // 2,624 vertices and 18,688 edges (dot runs for minutes; 2,048 nodes: 672 and 2,624, 2 s).
-    const std::set<std::string> too_large = {"topologies/cluster-h100-16384n.yaml"};
     const std::string dot = (fs::temp_directory_path() / ("collsim-dot-" + std::to_string(::getpid()) + ".dot")).string();
     for (const std::string& file : shipped_topologies()) {
-        if (too_large.count(file)) continue;
         INFO(file);
         const auto r = run_cli("topo dot --collapse " + file);
         REQUIRE(r.exit_code == 0);
