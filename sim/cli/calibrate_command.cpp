@@ -8,6 +8,7 @@
 
 #include "algorithms/algorithm.hpp"
 #include "sim/cli/options.hpp"
+#include "sim/cli/topology_input.hpp"
 #include "sim/cli/provenance.hpp"
 #include "sim/cli/size_list.hpp"
 #include "sim/core/error.hpp"
@@ -46,6 +47,7 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& o) {
     CLI::App* c = app.add_subcommand("calibrate", "fit the model's free parameters to nccl-tests logs");
     c->add_option("--log", o.logs, "nccl-tests logs or CSVs measured on --topology")->required();
     c->add_option("--topology,-t", o.topology, "the machine the logs were measured on")->required();
+    add_set_option(c, o.settings);
     accept_nccl_collective_names(c->add_option("--op", o.op, "the collective, for logs that do not name it"));
     accept_nccl_algorithm_names(c->add_option("--algo", o.algo, "the algorithm the runs forced (NCCL_ALGO): " + algorithm_choices() + ", or auto")->capture_default_str());
     accept_nccl_protocol_names(c->add_option("--proto", o.proto, "the protocol the runs forced (NCCL_PROTO): ll, ll128, simple, or auto")->capture_default_str());
@@ -69,7 +71,7 @@ int run_calibrate(const CalibrateOptions& o) {
     if (!o.size_corrections.empty()) options.size_boundaries = parse_size_boundaries(o.size_corrections, "--size-corrections");
     const Calibration start = o.start.empty() ? Calibration{} : load_calibration(o.start);
 
-    TopologyCache machines;
+    TopologyCache machines(o.settings);
     std::vector<Dataset> data;
     for (const auto& log : o.logs) {
         data.push_back(log_dataset(log, o.topology, machines,
@@ -129,7 +131,7 @@ int run_calibrate(const CalibrateOptions& o) {
             j["downweighted_rows"].push_back({{"file", r.file}, {"line", r.line}, {"bytes", r.size.count()},
                                               {"measured_us", r.measured_us}, {"predicted_us", r.predicted_us},
                                               {"weight", std::round(r.weight * 1000) / 1000}, {"why", r.why}});
-        out = stamp_json(j.dump(2), Provenance{o.topology, o.start, true});
+        out = stamp_json(j.dump(2), Provenance{o.topology, o.start, true, {}, {}, o.settings});
     } else {
         out = fmt::format("# collsim calibrate: {} rows of {} log(s) on {}, written to {}\n", fit.rows, data.size(),
                           o.topology, o.output);

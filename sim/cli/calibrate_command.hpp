@@ -10,6 +10,7 @@ namespace collsim {
 struct CalibrateOptions {
     std::vector<std::string> logs;  // nccl-tests logs or CSVs, all measured on `topology`
     std::string topology;
+    std::vector<std::string> settings;  // --set PATH=VALUE changes to the topology file
     std::string op;                 // for logs that do not name their collective
     std::string algo = "auto", proto = "auto";  // what the runs forced with NCCL_ALGO / NCCL_PROTO
     int gpus_per_thread = -1;  // nccl-tests -g of the run(s) where the logs do not say; -1: as they say, else 1

@@ -61,7 +61,9 @@ std::vector<CollLink> busiest_coll_links(const Topology& topo, std::vector<LinkT
     out.reserve(n);
     for (std::size_t k = 0; k < n; ++k) {
         const LinkTraffic& t = traffic[k];
-        CollLink l{link_name(topo, t.channel), t.bytes, 0, 0, t.peak_flows};
+        CollLink l{link_name(topo, t.channel), t.bytes, 0, 0, t.peak_flows,
+                   topo.device(topo.channel_source(t.channel)).kind == DeviceKind::network_switch &&
+                       topo.device(topo.channel_target(t.channel)).kind == DeviceKind::network_switch};
         if (span_s > 0) l.average_GBps = static_cast<double>(t.bytes.count()) / span_s / 1e9;
         if (t.capacity.bps() > 0) l.utilisation = l.average_GBps / t.capacity.gbps();
         out.push_back(std::move(l));
@@ -73,6 +75,7 @@ std::vector<CollLink> busiest_coll_links(const Topology& topo, std::vector<LinkT
 CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     CLI::App* c = app.add_subcommand("coll", "one collective over a size sweep, as an nccl-tests table");
     c->add_option("--topology,-t", o.topology, "topology file: YAML, or NCCL topology XML (imported on the fly)")->required();
+    add_set_option(c, o.settings);
     accept_nccl_collective_names(c->add_option(
         "--op", o.op,
         fmt::format("collective operation: {} (or all_reduce, reduce_scatter, ... as nccl-tests' binaries); default "
@@ -126,10 +129,7 @@ CLI::App* add_coll_command(CLI::App& app, CollOptions& o) {
     return c;
 }
 
-int run_coll(const CollOptions& o) {
-    ProgressMonitor monitor("collsim coll", o.progress);
-    if (o.format != "table" && o.format != "json" && o.format != "csv")
-        bad_option("--format", "one of table, json, csv", o.format);
+CollRun simulate_coll(const CollOptions& o, RunMonitor* hook) {
     const std::optional<ModelTier> tier = model_tier_from(o.model);
     if (!tier) bad_option("--model", std::string(model_tier_choices()), o.model);
     std::optional<msccl::MscclAlgorithm> file;
@@ -150,7 +150,7 @@ int run_coll(const CollOptions& o) {
     const std::string redop = reduces(*op) ? nccl_tests_redop(o.nccl_tests) : "none";
     std::vector<std::string> notes = nccl_tests_notes(o.nccl_tests, reduces(*op));
     AlgorithmChoice choice{o.algo, o.proto, o.disable, o.enable, {}, o.algo_given, o.proto_given, o.switches_given};
-    if (!file)
+    if (!file && o.follow_environment)
         for (std::string& n : follow_nccl_environment(*op, choice)) notes.push_back(std::move(n));
     for (const std::string& n : notes) fmt::print(stderr, "collsim coll: note: {}\n", n);
     if (o.links < 0) bad_option("--links", "0 or more", std::to_string(o.links));
@@ -159,7 +159,7 @@ int run_coll(const CollOptions& o) {
     if (o.root_given && !has_root(*op))
         bad_option("--root", "no root: only broadcast and reduce have one", std::to_string(o.root));
 
-    const Topology topo = load_cli_topology(o.topology);
+    const Topology topo = load_cli_topology(o.topology, o.settings);
     const std::vector<DeviceId> gpus = communicator_gpus(topo, o);
     const int n = static_cast<int>(gpus.size());
     const int root = has_root(*op) ? std::max(o.root, 0) : -1;
@@ -184,7 +184,6 @@ int run_coll(const CollOptions& o) {
     req.msccl = file ? &*file : nullptr;
     if (!o.faults.empty()) req.setup = link_fault_setup(load_fault_plan(o.faults, topo));
     req.timeout = parse_timeout(o.timeout);
-    RunMonitor* const hook = monitor.hook();
     req.setup = with_monitor(std::move(req.setup), hook);
     // A sweep of growing sizes costs more with each size (up to the lumping
     // of long schedules, at least as much): the ETA then assumes so.
@@ -192,13 +191,13 @@ int run_coll(const CollOptions& o) {
         hook->begin_stage("sizes", sizes.size(),
                           std::is_sorted(sizes.begin(), sizes.end()) ? RunMonitor::UnitCost::rising
                                                                      : RunMonitor::UnitCost::alike);
-    bool hung = false;
     const std::optional<int> per_thread = gpus_per_thread(o.gpus_per_thread);
 
-    CollReport report{std::string(to_string(*op)), file ? "msccl" : choice.algo, choice.proto, topo.name(), o.topology,
-                      n, {}, o.model, {}};
+    CollRun run{CollReport{std::string(to_string(*op)), file ? "msccl" : choice.algo, choice.proto, topo.name(),
+                           o.topology, n, {}, o.model, {}},
+                sizes.size()};
+    CollReport& report = run.report;
     const Calibration calibration = o.calibration.empty() ? Calibration{} : load_calibration(o.calibration);
-    std::optional<PartialRun> partial;
     try {
         for (Bytes requested : sizes) {
             // Like nccl-tests: whole elements, and for block operations a multiple of n.
@@ -217,7 +216,7 @@ int run_coll(const CollOptions& o) {
             row.model = std::string(to_string(p.tier));
             row.reductions = p.reductions;
             if (p.hang) {
-                hung = true;
+                run.hung = true;
                 row.algbw_GBps = row.busbw_GBps = 0;
                 row.hang = hang_info(topo, *p.hang);
             }
@@ -236,19 +235,30 @@ int run_coll(const CollOptions& o) {
             }
         }
     } catch (const RunStopped&) {
-        partial = monitor.partial(report.rows.size(), sizes.size(), "sizes");
+        run.stopped = true;
     }
-    if (!partial && o.explain && !file && (choice.algo == "auto" || choice.proto == "auto") && !sizes.empty())
+    if (!run.stopped && o.explain && !file && (choice.algo == "auto" || choice.proto == "auto") && !sizes.empty())
         report.tuner_spans = tuner_spans(topo, routes, req, calibration, *std::min_element(sizes.begin(), sizes.end()),
                                          *std::max_element(sizes.begin(), sizes.end()));
+    return run;
+}
+
+int run_coll(const CollOptions& o) {
+    ProgressMonitor monitor("collsim coll", o.progress);
+    if (o.format != "table" && o.format != "json" && o.format != "csv")
+        bad_option("--format", "one of table, json, csv", o.format);
+    const CollRun run = simulate_coll(o, monitor.hook());
+    const CollReport& report = run.report;
+    std::optional<PartialRun> partial;
+    if (run.stopped) partial = monitor.partial(report.rows.size(), run.sizes, "sizes");
     std::string out = o.format == "json" ? stamp_json(render_json(report), Provenance{o.topology, o.calibration, true,
-                                                                                      o.seed, o.model})
+                                                                                      o.seed, o.model, o.settings})
                       : o.format == "csv" ? render_csv(report)
                                           : render_table(report);
     if (partial) out = mark_partial(out, *partial, o.format == "json");
     monitor.finish();
     std::fwrite(out.data(), 1, out.size(), stdout);
-    return partial || (hung && o.fail_on_hang) ? 1 : 0;
+    return partial || (run.hung && o.fail_on_hang) ? 1 : 0;
 }
 
 }  // namespace collsim

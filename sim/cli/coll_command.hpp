@@ -6,11 +6,13 @@
 
 #include "sim/cli/nccl_tests_flags.hpp"
 #include "sim/cli/progress_monitor.hpp"
+#include "sim/report/coll_report.hpp"
 
 namespace collsim {
 
 struct CollOptions {
     std::string topology;
+    std::vector<std::string> settings;  // --set PATH=VALUE changes to the topology file
     std::string op;         // empty: allreduce, or the --algo-file's operation
     std::string algo = "auto";
     std::string algo_file;  // an MSCCL XML algorithm instead of --algo
@@ -43,9 +45,23 @@ struct CollOptions {
     // environment's NCCL_* settings stand in for the others.
     bool algo_given = false, proto_given = false, switches_given = false;
     bool sizes_given = false;
+    // NCCL_ALGO and the like from the environment (nccl_environment.hpp);
+    // regress turns it off: a suite gives the same numbers in every shell.
+    bool follow_environment = true;
+};
+
+// A sweep as simulated, before it is rendered.
+struct CollRun {
+    CollReport report;
+    std::size_t sizes = 0;  // asked for: report.rows holds fewer when stopped
+    bool hung = false;      // some size never finished (its row says why)
+    bool stopped = false;   // the monitor stopped the run (RunStopped)
 };
 
 CLI::App* add_coll_command(CLI::App& app, CollOptions& opts);
+// Checks the options, loads the inputs and simulates every size (notes on
+// stderr); throws InputError on bad input. `hook` may be null.
+CollRun simulate_coll(const CollOptions& opts, RunMonitor* hook);
 // Writes results to stdout; throws InputError on bad input.
 int run_coll(const CollOptions& opts);
 

@@ -17,6 +17,7 @@ CLI::App* add_diagnose_command(CLI::App& app, DiagnoseOptions& o) {
     CLI::App* c = app.add_subcommand("diagnose", "find straggler ranks and shared components from per-rank timings");
     c->add_option("input", o.input, "CSV with columns rank,collective,enter_us,exit_us, or a replay's JSON report")->required();
     c->add_option("--topology,-t", o.topology, "topology, to name NICs and switches that suspects share");
+    add_set_option(c, o.settings);
     c->add_option("--format", o.format, "table or json")->capture_default_str();
     return c;
 }
@@ -29,7 +30,7 @@ int run_diagnose_command(const DiagnoseOptions& o) {
     if (o.topology.empty()) {
         d = diagnose(timings, nullptr);
     } else {
-        const Topology topo = load_cli_topology(o.topology);
+        const Topology topo = load_cli_topology(o.topology, o.settings);
         // Rank r runs on the topology's r-th GPU: a timing of a rank past them has no GPU to blame.
         int highest = -1;
         for (const RankTiming& t : timings) highest = std::max(highest, t.rank);
@@ -39,7 +40,7 @@ int run_diagnose_command(const DiagnoseOptions& o) {
                        fmt::format("{}, with {} GPUs", o.topology, topo.gpus().size()));
         d = diagnose(timings, &topo);
     }
-    const std::string out = o.format == "json" ? stamp_json(render_diagnosis_json(d), Provenance{o.topology})
+    const std::string out = o.format == "json" ? stamp_json(render_diagnosis_json(d), Provenance{o.topology, {}, false, {}, {}, o.settings})
                                                : render_diagnosis_table(d);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
 #include "sim/replay/gpu_card.hpp"
 

@@ -8,6 +8,7 @@
 
 #include "sim/cli/calibrate_command.hpp"
 #include "sim/cli/coll_command.hpp"
+#include "sim/cli/compare_command.hpp"
 #include "sim/cli/topo_command.hpp"
 #include "sim/cli/diagnose_command.hpp"
 #include "sim/cli/numerics_command.hpp"
@@ -16,6 +17,8 @@
 #include "sim/cli/gen_command.hpp"
 #include "sim/cli/replay_command.hpp"
 #include "sim/cli/plan_command.hpp"
+#include "sim/cli/regress_command.hpp"
+#include "sim/cli/sweep_command.hpp"
 #include "sim/core/error.hpp"
 #include "version.hpp"
 
@@ -38,10 +41,16 @@ int main(int argc, char** argv) {
     CLI::App* diagnose_cmd = collsim::add_diagnose_command(app, diagnose);
     collsim::ReplayCliOptions replay;
     CLI::App* replay_cmd = collsim::add_replay_command(app, replay);
+    collsim::CompareOptions compare;
+    CLI::App* compare_cmd = collsim::add_compare_command(app, compare);
     collsim::PlanCliOptions plan;
     CLI::App* plan_cmd = collsim::add_plan_command(app, plan);
+    collsim::SweepOptions sweep;
+    CLI::App* sweep_cmd = collsim::add_sweep_command(app, sweep);
     collsim::GenCliOptions gen;
     CLI::App* gen_cmd = collsim::add_gen_command(app, gen);
+    collsim::RegressOptions regress;
+    CLI::App* regress_cmd = collsim::add_regress_command(app, regress);
     // The command line, without the binary's path or the output file, is
     // recorded in generated traces: running it again prints the same trace.
     gen.command = "collsim";
@@ -73,6 +82,9 @@ int main(int argc, char** argv) {
         if (replay_cmd->parsed()) return collsim::run_replay(replay);
         if (gen_cmd->parsed()) return collsim::run_gen(*gen_cmd, gen);
         if (plan_cmd->parsed()) return collsim::run_plan(plan);
+        if (regress_cmd->parsed()) return collsim::run_regress(regress);
+        if (sweep_cmd->parsed()) return collsim::run_sweep(sweep);
+        if (compare_cmd->parsed()) return collsim::run_compare(compare);
     } catch (const collsim::InputErrors& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;

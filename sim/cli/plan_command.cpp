@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/options.hpp"
+#include "sim/cli/topology_input.hpp"
 #include "sim/hw/nodes.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "sim/plan/inference_report.hpp"
@@ -94,6 +95,7 @@ CLI::App* add_plan_command(CLI::App& app, PlanCliOptions& o) {
                                              "of a training layout; --search over layouts; inference latency");
     c->add_option("--model,-m", o.model, "model card: a name in models/ or a YAML file")->required();
     c->add_option("--topology,-t", o.topology, "topology YAML file")->required();
+    add_set_option(c, o.settings);
     c->add_option("--gpus", o.gpus, "GPUs of the job (default: the topology's)");
     c->add_option("--tp", o.tp, "tensor-parallel size")->capture_default_str();
     c->add_option("--pp", o.pp, "pipeline-parallel size")->capture_default_str();
@@ -131,7 +133,7 @@ CLI::App* add_plan_command(CLI::App& app, PlanCliOptions& o) {
 int run_plan(const PlanCliOptions& o) {
     if (o.format != "table" && o.format != "json") bad_option("--format", "table or json", o.format);
     const ModelCard card = find_model_card(o.model, COLLSIM_MODELS_DIR);
-    const Topology topo = load_topology(o.topology);
+    const Topology topo = load_topology(o.topology, nullptr, o.settings);
     const int per_node = plan_gpus_per_node(topo);
     PlanSettings settings;
     settings.card = o.gpu.empty() ? default_gpu_card(topo.device(topo.gpus().front()).arch) : find_gpu_card(o.gpu);

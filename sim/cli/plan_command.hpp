@@ -8,6 +8,7 @@ namespace collsim {
 // Options of `collsim plan`; numbers whose absence matters default to 0 (not given).
 struct PlanCliOptions {
     std::string model, topology, calibration, format = "table", gpu;
+    std::vector<std::string> settings;  // --set PATH=VALUE changes to the topology file
     int gpus = 0, tp = 1, pp = 1, dp = 0, ep = 1, cp = 1, vpp = 1, zero = 1;
     std::string sp = "auto";  // on when tp > 1
     int64_t micro_batch = 1, global_batch = 0, seq = 0;

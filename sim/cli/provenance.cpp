@@ -3,23 +3,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/core/fnv1a.hpp"
 #include "sim/core/text_file.hpp"
 
 namespace collsim {
-
-namespace {
-// FNV-1a, 64 bits (Fowler, Noll, Vo; the offset basis and prime of
-// http://www.isthe.com/chongo/tech/comp/fnv/): enough to tell two versions of
-// a file apart, which is all the stamp claims.
-std::string fnv1a64(const std::string& text) {
-    uint64_t h = 14695981039346656037ULL;
-    for (unsigned char c : text) {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
-    return fmt::format("{:016x}", h);
-}
-}  // namespace
 
 std::string stamp_json(const std::string& json, const Provenance& p) {
     using nlohmann::ordered_json;
@@ -31,7 +18,8 @@ std::string stamp_json(const std::string& json, const Provenance& p) {
     ordered_json inputs;
     inputs["topology"] = p.topology.empty() ? ordered_json()
                                             : ordered_json{{"path", p.topology},
-                                                           {"fnv1a64", fnv1a64(read_text_file(p.topology))}};
+                                                           {"fnv1a64", fnv1a64_hex(read_text_file(p.topology))}};
+    if (!p.settings.empty()) inputs["topology"]["settings"] = p.settings;
     inputs["calibration"] = !p.calibrated ? ordered_json() : ordered_json(p.calibration.empty() ? "defaults" : p.calibration);
     inputs["seed"] = p.seed ? ordered_json(*p.seed) : ordered_json();
     inputs["model"] = p.model.empty() ? ordered_json() : ordered_json(p.model);

@@ -50,6 +50,7 @@ std::string render_stopped_replay(const ReplayCliOptions& o, const Topology& top
 CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     CLI::App* c = app.add_subcommand("replay", "replay a workload trace: step time, overlap, bubbles, hot links");
     c->add_option("--topology,-t", o.topology, "topology file: YAML, or NCCL topology XML (imported on the fly)")->required();
+    add_set_option(c, o.settings);
     c->add_option("--trace,-w", o.trace, "workload trace: native YAML/JSON, Chakra JSON or Kineto JSON")->required();
     c->add_flag("--ranks-present", o.ranks_present,
                 "the trace's rank files are only some of the job's ranks (world_size): replicate them to the whole job");
@@ -85,15 +86,17 @@ CLI::App* add_replay_command(CLI::App& app, ReplayCliOptions& o) {
     return c;
 }
 
-int run_replay(const ReplayCliOptions& o) {
-    ProgressMonitor monitor("collsim replay", o.progress);
-    if (o.format != "table" && o.format != "json" && o.format != "csv")
-        bad_option("--format", "one of table, json, csv", o.format);
+ReplayOptions ReplayInputs::options() const {
+    ReplayOptions r = opts;
+    r.faults = faults ? &*faults : nullptr;
+    return r;
+}
+
+ReplayInputs load_replay_inputs(const ReplayCliOptions& o, const Topology& topo) {
     if (o.steps < 1 || o.steps > 10000) bad_option("--steps", "1 to 10000", std::to_string(o.steps));
     if (o.rows < 0) bad_option("--rows", "0 or more", std::to_string(o.rows));
     if (o.links < 0) bad_option("--links", "0 or more", std::to_string(o.links));
-    const Topology topo = load_cli_topology(o.topology);
-    const Trace trace = load_any_trace(o.trace, TraceImportOptions{o.ranks_present});
+    Trace trace = load_any_trace(o.trace, TraceImportOptions{o.ranks_present});
     for (const std::string& note : trace.notes) fmt::print(stderr, "collsim: note: {}\n", note);
     ReplayOptions opts;
     opts.steps = o.steps;
@@ -106,8 +109,9 @@ int run_replay(const ReplayCliOptions& o) {
     // mixes collectives, and per-function lists ("allreduce:tree") are rare.
     AlgorithmChoice choice{o.algo, o.proto, o.disable, o.enable, {}, o.choice_given[0], o.choice_given[1],
                            o.choice_given[2]};
-    for (const std::string& note : follow_nccl_environment(CollOp::allreduce, choice))
-        fmt::print(stderr, "collsim replay: note: {}\n", note);
+    if (o.follow_environment)
+        for (const std::string& note : follow_nccl_environment(CollOp::allreduce, choice))
+            fmt::print(stderr, "collsim replay: note: {}\n", note);
     if (!choice.protos.disabled.empty() || !choice.protos.enabled.empty())
         bad_option("NCCL_PROTO", "a single protocol for replay (it fixes every collective's protocol)",
                    std::getenv("NCCL_PROTO"));
@@ -126,13 +130,24 @@ int run_replay(const ReplayCliOptions& o) {
     opts.seed = o.seed;
     std::optional<FaultPlan> faults;
     if (!o.faults.empty()) faults = load_fault_plan(o.faults, topo);
-    opts.faults = faults ? &*faults : nullptr;
+    return ReplayInputs{std::move(trace), std::move(faults), std::move(opts)};
+}
+
+int run_replay(const ReplayCliOptions& o) {
+    ProgressMonitor monitor("collsim replay", o.progress);
+    if (o.format != "table" && o.format != "json" && o.format != "csv")
+        bad_option("--format", "one of table, json, csv", o.format);
+    const Topology topo = load_cli_topology(o.topology, o.settings);
+    const ReplayInputs in = load_replay_inputs(o, topo);
+    const Trace& trace = in.trace;
+    const std::optional<FaultPlan>& faults = in.faults;
+    ReplayOptions opts = in.options();
     opts.monitor = monitor.hook();
     const uint64_t ops = op_instances(trace, o.steps) * (faults ? 2 : 1);  // with the baseline below
     // A compute kernel and a 1 GiB AllReduce are one op each: no ETA from op counts.
     if (opts.monitor) opts.monitor->begin_stage("ops", ops, RunMonitor::UnitCost::unknown);
     const auto emit = [&o](std::string out) {
-        if (o.format == "json") out = stamp_json(out, Provenance{o.topology, o.calibration, true, o.seed, o.model});
+        if (o.format == "json") out = stamp_json(out, Provenance{o.topology, o.calibration, true, o.seed, o.model, o.settings});
         std::fwrite(out.data(), 1, out.size(), stdout);
     };
     std::optional<ReplayResult> result;

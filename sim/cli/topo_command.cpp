@@ -8,6 +8,7 @@
 #include "sim/cli/provenance.hpp"
 #include "sim/core/error.hpp"
 #include "sim/cli/topology_input.hpp"
+#include "sim/hw/topology_loader.hpp"
 #include "sim/report/topo_dot.hpp"
 #include "sim/report/topo_summary.hpp"
 
@@ -16,6 +17,7 @@ namespace collsim {
 namespace {
 void common(CLI::App* c, TopoOptions& o) {
     c->add_option("file", o.file, "topology file (YAML, or NCCL topology XML)")->required();
+    add_set_option(c, o.settings);
     c->add_option("--seed", o.seed, "random seed (accepted; topology commands are not random)");
 }
 
@@ -40,7 +42,7 @@ int check_as_json(const TopoOptions& o) {
     j["errors"] = nlohmann::ordered_json::array();
     int rc = 0;
     try {
-        const Topology topo = load_topology(o.file);
+        const Topology topo = load_topology(o.file, nullptr, o.settings);
         j["valid"] = true;
         j["name"] = topo.name();
         j["gpus"] = topo.gpus().size();
@@ -57,7 +59,7 @@ int check_as_json(const TopoOptions& o) {
         fmt::print(stderr, "{}\n", e.what());
         rc = 2;
     }
-    print(stamp_json(j.dump(), Provenance{rc == 0 ? o.file : ""}));
+    print(stamp_json(j.dump(), Provenance{rc == 0 ? o.file : "", {}, false, {}, {}, o.settings}));
     return rc;
 }
 }  // namespace
@@ -86,7 +88,7 @@ int run_topo(const CLI::App& topo_cmd, const TopoOptions& o) {
         throw InputError(SourceLocation{}, "--format", show ? "one of table, json, csv" : "one of table, json",
                          "'" + o.format + "'");
     if (check && o.format == "json") return check_as_json(o);
-    const Topology topo = load_cli_topology(o.file);
+    const Topology topo = load_cli_topology(o.file, o.settings);
     if (check) {
         print(fmt::format("{}: ok: {} ({} GPUs, {} devices, {} links)\n", o.file, topo.name(), topo.gpus().size(),
                           topo.devices().size(), topo.links().size()));
@@ -94,7 +96,7 @@ int run_topo(const CLI::App& topo_cmd, const TopoOptions& o) {
     }
     if (show) {
         const TopoSummary s = summarize(topo);
-        print(o.format == "json" ? stamp_json(render_json(s), Provenance{o.file})
+        print(o.format == "json" ? stamp_json(render_json(s), Provenance{o.file, {}, false, {}, {}, o.settings})
               : o.format == "csv" ? render_csv(s)
                                   : render_table(s));
         return 0;

@@ -7,6 +7,7 @@ namespace collsim {
 
 struct TopoOptions {
     std::string file;
+    std::vector<std::string> settings;  // --set PATH=VALUE changes to the topology file
     std::string format = "table";
     bool collapse = false;
     uint64_t seed = 0;  // accepted for the common contract; nothing here is random

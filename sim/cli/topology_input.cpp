@@ -1,7 +1,6 @@
 #include "sim/cli/topology_input.hpp"
 
 #include <cstdio>
-#include <vector>
 
 #include <fmt/format.h>
 
@@ -9,11 +8,19 @@
 
 namespace collsim {
 
-Topology load_cli_topology(const std::string& path) {
+Topology load_cli_topology(const std::string& path, const std::vector<std::string>& settings) {
     std::vector<std::string> notes;
-    Topology topo = load_topology(path, &notes);
+    Topology topo = load_topology(path, &notes, settings);
     for (const std::string& n : notes) fmt::print(stderr, "collsim: note: {}\n", n);
     return topo;
+}
+
+void add_set_option(CLI::App* c, std::vector<std::string>& settings) {
+    c->add_option("--set", settings,
+                  "change a field of the topology file before it is read, e.g. fabrics.ib.oversubscription=2:1, "
+                  "nodes.count=256, 'links[node*.gpu*--node*.pcie*].lanes=8' (repeatable)")
+        ->take_all()
+        ->allow_extra_args(false);
 }
 
 }  // namespace collsim

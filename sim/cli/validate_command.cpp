@@ -8,6 +8,7 @@
 
 #include "algorithms/algorithm.hpp"
 #include "sim/cli/options.hpp"
+#include "sim/cli/topology_input.hpp"
 #include "sim/cli/provenance.hpp"
 #include "sim/cli/size_list.hpp"
 #include "sim/core/error.hpp"
@@ -41,6 +42,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
         ->each([&o](const std::string&) { o.data_given = true; });
     c->add_option("--log", o.log, "one nccl-tests log or CSV instead of --data (needs --topology)");
     c->add_option("--topology,-t", o.topology, "the machine --log was measured on");
+    add_set_option(c, o.settings);
     accept_nccl_collective_names(c->add_option("--op", o.op, "the collective of --log, where the log does not name it"));
     accept_nccl_algorithm_names(c->add_option("--algo", o.algo, "the algorithm --log's run forced (NCCL_ALGO): " + algorithm_choices() + ", or auto")->capture_default_str());
     accept_nccl_protocol_names(c->add_option("--proto", o.proto, "the protocol --log's run forced (NCCL_PROTO): ll, ll128, simple, or auto")->capture_default_str());
@@ -68,6 +70,8 @@ int run_validate(const ValidateOptions& o) {
         bad_option("--format", "one of table, json, csv", o.format);
     if (!o.log.empty() && o.topology.empty()) bad_option("--topology", "a topology file to go with --log", "nothing");
     if (o.log.empty() && !o.topology.empty()) bad_option("--log", "a log to go with --topology", "nothing");
+    if (!o.settings.empty() && o.topology.empty())
+        bad_option("--set", "--log and --topology to change (the datasets' machines are as measured)", o.settings[0]);
     if (!o.log.empty() && o.data_given) bad_option("--data", "either --data or --log, not both", o.data);
     // A negative (or NaN) threshold would switch the check off.
     if (o.max_bandwidth_given && !(o.max_bandwidth_error >= 0))
@@ -105,7 +109,7 @@ int run_validate(const ValidateOptions& o) {
     options.monitor = monitor.hook();
 
     const Calibration cal = o.calibration.empty() ? Calibration{} : load_calibration(o.calibration);
-    TopologyCache machines;
+    TopologyCache machines(o.settings);
     std::vector<Dataset> data;
     if (!o.log.empty()) {
         data.push_back(log_dataset(o.log, o.topology, machines,
@@ -126,7 +130,7 @@ int run_validate(const ValidateOptions& o) {
         v.stopped = ValidationStop{e.what(), 0, predicted_row_count(data[0]), "rows"};
     }
     if (!o.plot.empty()) write_plots(v, o.plot);
-    std::string out = o.format == "json" ? stamp_json(render_validation_json(v), Provenance{o.topology, o.calibration, true})
+    std::string out = o.format == "json" ? stamp_json(render_validation_json(v), Provenance{o.topology, o.calibration, true, {}, {}, o.settings})
                       : o.format == "csv" ? render_validation_csv(v)
                                           : render_validation_table(v, o.log.empty() ? o.data : o.log);
     if (v.stopped)

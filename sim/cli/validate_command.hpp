@@ -12,6 +12,7 @@ namespace collsim {
 struct ValidateOptions {
     std::string data = "validation/data";  // a folder with datasets.yaml
     std::string log, topology, op;         // one log against one topology instead
+    std::vector<std::string> settings;  // --set PATH=VALUE changes to the topology file
     std::string algo = "auto", proto = "auto";  // what --log's run forced with NCCL_ALGO / NCCL_PROTO
     int gpus_per_thread = -1;  // nccl-tests -g of the run(s) where the logs do not say; -1: as they say, else 1
     std::vector<std::string> disable;      // algorithms --log's run turned off (NCCL_NVLS_ENABLE=0, ...)

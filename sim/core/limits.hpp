@@ -51,6 +51,10 @@ inline constexpr int64_t kMaxNumericsContributions = int64_t{1} << 16;
 // Sizes in one coll sweep (nccl-tests' -b 1 -e 1G -i 1 would be 10^9).
 inline constexpr int64_t kMaxSweepSizes = 100'000;
 
+// Points of one `collsim sweep` spec (the product of its parameter lists):
+// each is a full run, so a spec past this is a typo, not a study.
+inline constexpr int64_t kMaxSweepPoints = 100'000;
+
 // A direct AllToAll's closed form and fluid streams hold every pair:
 // ranks x (ranks-1) x channels transfers, about 1.1 GiB per million.
 inline constexpr int64_t kMaxAllToAllTransfers = int64_t{1} << 22;

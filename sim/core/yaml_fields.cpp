@@ -13,6 +13,9 @@
 namespace collsim {
 
 SourceLocation YamlFields::at(const YAML::Node& n) const {
+    if (n.IsDefined())
+        for (const auto& [node, where] : placed_)
+            if (node.is(n)) return where;
     YAML::Mark m = n.Mark();
     if (m.line < 0) return SourceLocation{file_, 0, 0};
     return SourceLocation{file_, m.line + 1, m.column + 1};

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -21,6 +22,9 @@ public:
     explicit YamlFields(std::string file) : file_(std::move(file)) {}
 
     SourceLocation at(const YAML::Node& n) const;
+    // Errors on `n` (a node a --set put in the tree, which has no place in
+    // the file) are located at `where`.
+    void place(const YAML::Node& n, SourceLocation where) { placed_.emplace_back(n, std::move(where)); }
     void error(const YAML::Node& n, std::string field, std::string expected, std::string found);
     bool ok() const { return errors_.empty(); }
     // Throws InputErrors if any error was collected.
@@ -52,6 +56,7 @@ private:
 
     std::string file_;
     std::vector<InputError> errors_;
+    std::vector<std::pair<YAML::Node, SourceLocation>> placed_;
 };
 
 // Loads a file as YAML, turning parser errors into an InputError with position.

@@ -85,6 +85,16 @@ bool read_tree(YamlFields& f, const YAML::Node& n, const std::string& path, Fabr
     spec.oversubscription.assign(static_cast<std::size_t>(spec.tiers - 1), PortRatio{});
     YAML::Node o = n["oversubscription"];
     if (!o) return true;
+    // One ratio for every tier below the top: `--set fabrics.ib.oversubscription=2:1`.
+    if (o.IsScalar()) {
+        auto r = parse_ratio(o.Scalar());
+        if (!r)
+            f.error(o, path + ".oversubscription", "a ratio of down to up ports of at least 1:1, like '2:1'",
+                    describe_node(o));
+        else
+            spec.oversubscription.assign(spec.oversubscription.size(), *r);
+        return r.has_value();
+    }
     if (!f.expect_sequence(o, path + ".oversubscription")) return false;
     if (o.size() != spec.oversubscription.size()) {
         f.error(o, path + ".oversubscription",

@@ -22,6 +22,7 @@
 #include "sim/hw/nccl_topo.hpp"
 #include "sim/hw/overrides.hpp"
 #include "sim/hw/topology_format.hpp"
+#include "sim/hw/topology_settings.hpp"
 
 namespace collsim {
 
@@ -248,10 +249,12 @@ void check_gpus_connected(YamlFields& f, const Topology& topo, const Fragment& f
     }
 }
 
-Topology build(const YAML::Node& root, const std::string& file) {
+Topology build(YAML::Node root, const std::string& file, const std::vector<std::string>& settings) {
     std::vector<std::string> files{fs::weakly_canonical(file).string()};
     Loader loader(file, files);
     YamlFields& f = loader.fields();
+    apply_topology_settings(root, settings, f);
+    f.throw_if_errors();
     std::string name;
     Fragment frag = loader.expand_file(root, name);
     f.throw_if_errors();
@@ -273,10 +276,11 @@ Topology build(const YAML::Node& root, const std::string& file) {
 }  // namespace
 
 Topology parse_topology(const std::string& yaml_text, const std::string& name) {
-    return build(load_yaml_text(yaml_text, name), name);
+    return build(load_yaml_text(yaml_text, name), name, {});
 }
 
-Topology load_topology(const std::string& path, std::vector<std::string>* notes) {
+Topology load_topology(const std::string& path, std::vector<std::string>* notes,
+                       const std::vector<std::string>& settings) {
     const std::string text = read_text_file(path);
     const TopologyFileFormat format = sniff_topology_format(text);
     const SourceLocation start{path, 1, 1};
@@ -288,12 +292,12 @@ Topology load_topology(const std::string& path, std::vector<std::string>* notes)
         notes->insert(notes->end(), imported.notes.begin(), imported.notes.end());
         // Positions in errors, if any, are in the YAML the import wrote.
         const std::string as_yaml = path + " (imported)";
-        return build(load_yaml_text(imported.yaml, as_yaml), path);
+        return build(load_yaml_text(imported.yaml, as_yaml), path, settings);
     }
     if (format != TopologyFileFormat::yaml)
         throw InputError(start, "topology", notes ? "a topology: schema-v1 YAML or NCCL topology XML" : "a schema-v1 YAML topology",
                          fmt::format("this is {}", input_format_name(format)));
-    return build(load_yaml_text(text, path), path);
+    return build(load_yaml_text(text, path), path, settings);
 }
 
 }  // namespace collsim

@@ -35,6 +35,7 @@ struct CollLink {
     double average_GBps = 0;  // bytes over the collective's time
     double utilisation = 0;   // average over the direction's simulated capacity (after link efficiency)
     uint32_t flows = 0;       // the most flows on it at once
+    bool between_switches = false;  // network switch to network switch (a fat-tree's leaf-spine tiers)
 };
 
 struct CollRow {

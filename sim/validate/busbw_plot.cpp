@@ -5,30 +5,14 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/svg_text.hpp"
+
 namespace collsim {
 
 namespace {
 
 constexpr double kWidth = 720, kHeight = 440;
 constexpr double kLeft = 70, kRight = 20, kTop = 50, kBottom = 50;
-
-std::string size_label(double bytes) {
-    static constexpr const char* kUnits[] = {"", "K", "M", "G", "T"};
-    int u = 0;
-    while (bytes >= 1024 && u < 4) bytes /= 1024, ++u;
-    return fmt::format("{:g}{}", bytes, kUnits[u]);
-}
-
-std::string escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '&') out += "&amp;";
-        else if (c == '<') out += "&lt;";
-        else if (c == '>') out += "&gt;";
-        else out += c;
-    }
-    return out;
-}
 
 }  // namespace
 
@@ -62,9 +46,9 @@ std::string render_busbw_plot(const Dataset& d, const DatasetPrediction& p, cons
         "font-family=\"sans-serif\" font-size=\"11\">\n",
         kWidth, kHeight, kWidth, kHeight);
     s += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"white\"/>\n", kWidth, kHeight);
-    s += fmt::format("<text x=\"{}\" y=\"20\" font-size=\"13\">{}</text>\n", kLeft, escape(d.name));
+    s += fmt::format("<text x=\"{}\" y=\"20\" font-size=\"13\">{}</text>\n", kLeft, escape_xml(d.name));
     s += fmt::format("<text x=\"{}\" y=\"36\">{} on {} ranks, {} / {}, calibration: {}</text>\n", kLeft,
-                     to_string(d.op), d.ranks, escape(p.algos()), escape(p.protos()), escape(calibration));
+                     to_string(d.op), d.ranks, escape_xml(p.algos()), escape_xml(p.protos()), escape_xml(calibration));
     // Grid: every power of two on x (labelled every other one when crowded), every decade on y.
     const int xstep = (x1 - x0) > 16 ? 2 : 1;
     for (int e = static_cast<int>(x0); e <= static_cast<int>(x1); ++e) {

@@ -4,11 +4,12 @@
 
 namespace collsim {
 
-TopologyCache::Entry::Entry(const std::string& path) : topo(load_topology(path)), routes(topo) {}
+TopologyCache::Entry::Entry(const std::string& path, const std::vector<std::string>& settings)
+    : topo(load_topology(path, nullptr, settings)), routes(topo) {}
 
 TopologyCache::Entry& TopologyCache::get(const std::string& path) {
     auto it = entries_.find(path);
-    if (it == entries_.end()) it = entries_.emplace(path, std::make_unique<Entry>(path)).first;
+    if (it == entries_.end()) it = entries_.emplace(path, std::make_unique<Entry>(path, settings_)).first;
     return *it->second;
 }
 

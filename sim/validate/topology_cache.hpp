@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/hw/routes.hpp"
 #include "sim/hw/topology.hpp"
@@ -13,9 +14,12 @@ namespace collsim {
 
 class TopologyCache {
 public:
+    // `settings`: --set changes made to every file loaded.
+    explicit TopologyCache(std::vector<std::string> settings = {}) : settings_(std::move(settings)) {}
+
     struct Entry {
         // Loads in place: copying a Boost graph is needless work.
-        explicit Entry(const std::string& path);
+        Entry(const std::string& path, const std::vector<std::string>& settings);
         Topology topo;
         Routes routes;  // refers to topo: entries never move
     };
@@ -24,6 +28,7 @@ public:
     Entry& get(const std::string& path);
 
 private:
+    std::vector<std::string> settings_;
     std::map<std::string, std::unique_ptr<Entry>> entries_;
 };
 

@@ -1,0 +1,133 @@
+#include "sim/cli/regress_run.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "sim/cli/coll_command.hpp"
+#include "sim/cli/replay_command.hpp"
+#include "sim/cli/topology_input.hpp"
+#include "sim/core/fnv1a.hpp"
+#include "sim/core/text_file.hpp"
+#include "sim/model/model_version.hpp"
+#include "sim/replay/step_metrics.hpp"
+#include "sim/replay/step_times.hpp"
+
+namespace collsim {
+
+namespace {
+// As nccl-tests takes sizes: 8, 64K, 1M, 1G (powers of two), else bytes.
+std::string size_label(Bytes b) {
+    const int64_t n = b.count();
+    for (const auto& [unit, scale] : {std::pair{"G", int64_t{1} << 30}, {"M", int64_t{1} << 20}, {"K", int64_t{1} << 10}})
+        if (n >= scale && n % scale == 0) return fmt::format("{}{}", n / scale, unit);
+    return std::to_string(n);
+}
+
+// Enough of a hang's dead links to point at the fault; `coll --faults` lists them all.
+constexpr std::size_t kDeadLinksShown = 4;
+
+void add_time(EntryResult& r, const std::string& name, Time t) {
+    r.metrics.emplace_back(name, static_cast<double>(t.ps()) / 1e6);
+}
+
+void run_coll_entry(const SuiteEntry& e, EntryResult& r) {
+    CollOptions o;
+    o.topology = e.topology.resolved;
+    o.op = e.op;
+    o.algo = e.algo;
+    o.proto = e.proto;
+    o.algo_file = e.algo_file.resolved;
+    o.sizes = fmt::format("{}", fmt::join(e.sizes, ","));
+    o.sizes_given = true;
+    o.dtype = e.dtype;
+    o.calibration = e.calibration.resolved;
+    o.model = e.model;
+    o.ranks = e.ranks;
+    o.ranks_given = e.ranks > 0;
+    o.faults = e.faults.resolved;
+    o.timeout = e.timeout;
+    o.links = 0;
+    o.follow_environment = false;
+    const CollRun run = simulate_coll(o, nullptr);
+    for (const CollRow& row : run.report.rows) {
+        const std::string size = size_label(row.size);
+        r.ran.emplace_back(size, fmt::format("{} {} {}ch {}", row.algo, row.proto, row.channels, row.model));
+        if (row.hang) {
+            r.hung = true;
+            const std::vector<std::string>& dead = row.hang->dead_links;
+            const std::size_t shown = std::min<std::size_t>(dead.size(), kDeadLinksShown);
+            r.hang += fmt::format("{}{} {} at {}", r.hang.empty() ? "" : "; ", size,
+                                  row.hang->timed_out ? "timed out" : "no progress possible", format_time(row.hang->at));
+            if (shown > 0)
+                r.hang += fmt::format(" (dead: {}{})", fmt::join(dead.begin(), dead.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
+                                      dead.size() > shown ? fmt::format(" and {} more", dead.size() - shown) : "");
+            continue;
+        }
+        add_time(r, size + " time_us", row.time);
+        r.metrics.emplace_back(size + " algbw_GBps", row.algbw_GBps);
+        r.metrics.emplace_back(size + " busbw_GBps", row.busbw_GBps);
+    }
+}
+
+void run_replay_entry(const SuiteEntry& e, EntryResult& r) {
+    ReplayCliOptions o;
+    o.topology = e.topology.resolved;
+    o.trace = e.trace.resolved;
+    o.steps = e.steps;
+    o.calibration = e.calibration.resolved;
+    o.algo = e.algo;
+    o.proto = e.proto;
+    o.model = e.model;
+    o.faults = e.faults.resolved;
+    o.timeout = e.timeout;
+    o.follow_environment = false;
+    const Topology topo = load_cli_topology(o.topology);
+    const ReplayInputs in = load_replay_inputs(o, topo);
+    const ReplayResult result = replay(topo, in.trace, in.options());
+    if (result.hang) {
+        r.hung = true;
+        r.hang = fmt::format("{} at {}", result.hang->timed_out ? "timed out" : "no progress possible",
+                             format_time(result.hang->at));
+        return;
+    }
+    const StepTimes steps = step_times(in.trace, result);
+    add_time(r, "step_time_us", step_metrics(in.trace, result).step_time);
+    add_time(r, "p50_step_us", steps.p50);
+    add_time(r, "p99_step_us", steps.p99);
+    add_time(r, "max_step_us", steps.max);
+}
+
+EntryResult run_entry(const SuiteEntry& e, std::size_t index) {
+    EntryResult r{e.name, e.model};
+    r.tolerance = e.tolerance;
+    try {
+        if (e.replay) run_replay_entry(e, r);
+        else run_coll_entry(e, r);
+    } catch (const InputError& err) {
+        // An option's error (no file of its own) is the entry's field.
+        if (!err.where().file.empty()) throw;
+        std::string field = err.field();
+        if (field.starts_with("--")) field = field.substr(2);
+        std::replace(field.begin(), field.end(), '-', '_');
+        throw InputError(e.where, fmt::format("entries[{}].{}", index, field), err.expected(), err.found());
+    }
+    return r;
+}
+}  // namespace
+
+Baseline run_suite(const Suite& suite) {
+    Baseline b{COLLSIM_VERSION, kModelVersion, std::filesystem::path(suite.file.written).filename().string(), {}, {}};
+    b.inputs.emplace_back(b.suite, fnv1a64_hex(read_text_file(suite.file.resolved)));
+    for (std::size_t i = 0; i < suite.entries.size(); ++i) {
+        const SuiteEntry& e = suite.entries[i];
+        for (const SuitePath& p : e.inputs())
+            if (std::none_of(b.inputs.begin(), b.inputs.end(), [&](const auto& in) { return in.first == p.written; }))
+                b.inputs.emplace_back(p.written, fnv1a64_hex(read_text_file(p.resolved)));
+        b.entries.push_back(run_entry(e, i));
+    }
+    return b;
+}
+
+}  // namespace collsim

@@ -1,0 +1,96 @@
+#include "sim/regress/comparison_report.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/regress/tolerance.hpp"
+
+namespace collsim {
+
+ComparisonTotals totals(const Comparison& c, bool exact) {
+    ComparisonTotals t;
+    for (const EntryComparison& e : c.entries) {
+        ++t.entries;
+        t.regressed += e.regressed() && !e.hangs;
+        t.hangs += e.hangs;
+        t.improved += e.improved();
+        t.added += e.added;
+        t.gone += e.gone;
+        t.failed += e.failed(exact);
+    }
+    return t;
+}
+
+namespace {
+std::string percent(double worse) {
+    if (std::isinf(worse)) return worse > 0 ? "+inf%" : "-inf%";
+    return fmt::format("{:+.3g}%", worse * 100);
+}
+
+// What one metric's move is called: over tolerance, within it, or better.
+std::string verdict(const MetricChange& m, bool exact) {
+    if (m.regression) return "REGRESSION";
+    if (m.worse > 0) return exact ? "CHANGED" : "slower";
+    return exact ? "CHANGED" : "improved";
+}
+}  // namespace
+
+std::string render_comparison_table(const Comparison& c, bool exact) {
+    std::string out;
+    for (const EntryComparison& e : c.entries) {
+        if (e.added) out += fmt::format("{:<11} {}\n", exact ? "ADDED" : "added", e.name);
+        if (e.gone) out += fmt::format("{:<11} {}\n", exact ? "GONE" : "gone", e.name);
+        if (e.hangs) out += fmt::format("{:<11} {}: {}\n", "HANG", e.name, e.hang);
+        if (e.still_hangs) out += fmt::format("{:<11} {}: hangs, as the baseline says: {}\n", "hangs", e.name, e.hang);
+        if (e.unhung) out += fmt::format("{:<11} {}: no longer hangs\n", exact ? "CHANGED" : "improved", e.name);
+        for (const MetricChange& m : e.changes)
+            out += fmt::format("{:<11} {}  {}  {:.6g} -> {:.6g}  {} (tolerance {})\n", verdict(m, exact), e.name,
+                               m.metric, m.before, m.now, percent(m.worse), format_tolerance(e.tolerance));
+        for (const std::string& m : e.metrics_added) out += fmt::format("{:<11} {}  {}: new metric\n", exact ? "CHANGED" : "added", e.name, m);
+        for (const std::string& m : e.metrics_gone) out += fmt::format("{:<11} {}  {}: metric gone\n", exact ? "CHANGED" : "gone", e.name, m);
+        for (const std::string& r : e.ran_differently) out += fmt::format("{:<11} {}  {}\n", exact ? "CHANGED" : "ran", e.name, r);
+    }
+    for (const std::string& i : c.inputs_changed) out += fmt::format("{:<11} {}\n", "input", i);
+    const ComparisonTotals t = totals(c, exact);
+    out += fmt::format("# {} entries: {} regressed, {} hang, {} improved, {} added, {} gone{}: {}\n", t.entries,
+                       t.regressed, t.hangs, t.improved, t.added, t.gone, exact ? " (exact: any change fails)" : "",
+                       t.failed ? fmt::format("FAILED ({} entries)", t.failed) : std::string("ok"));
+    return out;
+}
+
+std::string render_comparison_json(const Comparison& c, bool exact) {
+    using nlohmann::ordered_json;
+    ordered_json entries = ordered_json::array();
+    for (const EntryComparison& e : c.entries) {
+        ordered_json o;
+        o["name"] = e.name;
+        o["failed"] = e.failed(exact);
+        o["status"] = e.added ? "added" : e.gone ? "gone" : e.hangs ? "hang" : e.regressed() ? "regressed"
+                      : e.improved() ? "improved" : e.moved() ? "changed" : "unchanged";
+        o["tolerance"] = e.tolerance;
+        if (!e.hang.empty()) o["hang"] = e.hang;
+        ordered_json changes = ordered_json::array();
+        for (const MetricChange& m : e.changes)
+            changes.push_back({{"metric", m.metric}, {"before", m.before}, {"now", m.now},
+                               {"worse_pct", std::isinf(m.worse) ? ordered_json() : ordered_json(m.worse * 100)},
+                               {"regression", m.regression}});
+        o["changes"] = changes;
+        o["metrics_added"] = e.metrics_added;
+        o["metrics_gone"] = e.metrics_gone;
+        o["ran_differently"] = e.ran_differently;
+        entries.push_back(std::move(o));
+    }
+    const ComparisonTotals t = totals(c, exact);
+    ordered_json j;
+    j["failed"] = t.failed > 0;
+    j["exact"] = exact;
+    j["totals"] = {{"entries", t.entries}, {"regressed", t.regressed}, {"hangs", t.hangs}, {"improved", t.improved},
+                   {"added", t.added}, {"gone", t.gone}};
+    j["inputs_changed"] = c.inputs_changed;
+    j["entries"] = entries;
+    return j.dump(2) + "\n";
+}
+
+}  // namespace collsim

@@ -1,0 +1,13 @@
+#pragma once
+// Text helpers shared by the SVG charts collsim writes by hand (validate's
+// bandwidth plots, sweep plots): no plotting library is needed for them.
+#include <string>
+
+namespace collsim {
+
+// `s` safe inside SVG/XML text and attribute values.
+std::string escape_xml(const std::string& s);
+// A byte count on a power-of-1024 scale: 8, 64K, 1M, 1.5G.
+std::string size_label(double bytes);
+
+}  // namespace collsim
