@@ -1,6 +1,6 @@
 #pragma once
-// A comparison as people read it (one line per change, worst first within
-// each entry, a summary last) and as JSON for scripts.
+// A comparison as people read it (one line per change, a summary last), as
+// JSON for scripts and as CSV.
 #include <string>
 
 #include "sim/regress/comparison.hpp"
@@ -14,5 +14,9 @@ ComparisonTotals totals(const Comparison& c, bool exact);
 
 std::string render_comparison_table(const Comparison& c, bool exact);
 std::string render_comparison_json(const Comparison& c, bool exact);
+// For spreadsheets: a row per metric that moved, and one for each entry
+// where none did; columns entry, status, metric, before, now, worse_pct,
+// regression.
+std::string render_comparison_csv(const Comparison& c);
 
 }  // namespace collsim
