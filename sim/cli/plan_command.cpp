@@ -1,12 +1,16 @@
 #include "sim/cli/plan_command.hpp"
 
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
+#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/options.hpp"
 #include "sim/cli/topology_input.hpp"
+#include "sim/core/error.hpp"
 #include "sim/hw/nodes.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "sim/plan/inference_report.hpp"
@@ -211,6 +215,31 @@ PlanResult plan_training(PlanInputs& in, const Layout& l) {
     return plan_layout(in.card, l, in.settings, in.costs);
 }
 }  // namespace
+
+bool set_plan_layout_option(PlanCliOptions& o, const std::string& key, const std::string& value,
+                            const std::string& field) {
+    const std::map<std::string, int*> ints{{"gpus", &o.gpus}, {"tp", &o.tp}, {"pp", &o.pp},   {"dp", &o.dp},
+                                           {"ep", &o.ep},     {"cp", &o.cp}, {"vpp", &o.vpp}, {"zero", &o.zero}};
+    const std::map<std::string, int64_t*> counts{
+        {"micro_batch", &o.micro_batch}, {"global_batch", &o.global_batch}, {"seq", &o.seq}};
+    const std::map<std::string, std::string*> words{{"recompute", &o.recompute}, {"dtype", &o.dtype},
+                                                    {"overlap", &o.overlap},     {"gpu", &o.gpu},
+                                                    {"sp", &o.sp},               {"tier", &o.tier}};
+    if (auto w = words.find(key); w != words.end()) {
+        *w->second = value;
+        return true;
+    }
+    const auto i = ints.find(key);
+    const auto c = counts.find(key);
+    if (i == ints.end() && c == counts.end()) return false;
+    int64_t n = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc{} || end != value.data() + value.size() || n < INT32_MIN || n > INT32_MAX)
+        throw InputError(SourceLocation{}, field, "an integer (32 bits)", quote_input(value));
+    if (i != ints.end()) *i->second = static_cast<int>(n);
+    else *c->second = n;
+    return true;
+}
 
 PlanResult plan_training(const PlanCliOptions& o) {
     PlanInputs in(o);

@@ -29,4 +29,12 @@ int run_plan(const PlanCliOptions& o);
 // --search), as run_plan prints it; throws InputError on bad input.
 PlanResult plan_training(const PlanCliOptions& o);
 
+// A layout option of `plan` by the name files give it (tp, micro_batch,
+// recompute, ...: plan's option without its dashes, '-' as '_'), as regress
+// suites, sweep specs and compare --layout name them. False for a name that
+// is none; throws InputError (field `field`) for a number that is not an
+// integer of 32 bits.
+bool set_plan_layout_option(PlanCliOptions& o, const std::string& key, const std::string& value,
+                            const std::string& field);
+
 }  // namespace collsim

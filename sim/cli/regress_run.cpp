@@ -118,17 +118,8 @@ PlanCliOptions plan_options(const SuiteEntry& e) {
     o.settings = e.settings;
     o.calibration = e.calibration.resolved;
     if (e.model != "auto") o.tier = e.model;
-    const std::map<std::string, int*> ints{{"gpus", &o.gpus}, {"tp", &o.tp}, {"pp", &o.pp}, {"dp", &o.dp},
-                                           {"ep", &o.ep},     {"cp", &o.cp}, {"vpp", &o.vpp}, {"zero", &o.zero}};
-    const std::map<std::string, int64_t*> counts{
-        {"micro_batch", &o.micro_batch}, {"global_batch", &o.global_batch}, {"seq", &o.seq}};
-    const std::map<std::string, std::string*> words{{"recompute", &o.recompute}, {"dtype", &o.dtype},
-                                                    {"overlap", &o.overlap},     {"gpu", &o.gpu}, {"sp", &o.sp}};
-    for (const auto& [key, value] : e.plan) {
-        if (auto i = ints.find(key); i != ints.end()) *i->second = static_cast<int>(std::stoll(value));
-        if (auto c = counts.find(key); c != counts.end()) *c->second = std::stoll(value);
-        if (auto w = words.find(key); w != words.end()) *w->second = value;
-    }
+    // Names and numbers were checked by the suite reader.
+    for (const auto& [key, value] : e.plan) set_plan_layout_option(o, key, value, "plan." + key);
     return o;
 }
 

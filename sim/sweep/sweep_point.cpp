@@ -192,20 +192,11 @@ std::vector<std::string> plan_metrics(const PointValues& v) {
     o.model = v.get("model");
     o.topology = v.get("topology");
     o.settings = v.settings;
-    const std::map<std::string, int*> ints{{"gpus", &o.gpus}, {"tp", &o.tp}, {"pp", &o.pp},  {"dp", &o.dp},
-                                           {"ep", &o.ep},     {"cp", &o.cp}, {"vpp", &o.vpp}, {"zero", &o.zero}};
-    const std::map<std::string, int64_t*> counts{
-        {"micro_batch", &o.micro_batch}, {"global_batch", &o.global_batch}, {"seq", &o.seq}};
-    const std::map<std::string, std::string*> words{{"sp", &o.sp},           {"recompute", &o.recompute},
-                                                    {"dtype", &o.dtype},     {"overlap", &o.overlap},
-                                                    {"gpu", &o.gpu},         {"calibration", &o.calibration},
-                                                    {"tier", &o.tier}};
-    for (const auto& [name, field] : ints)
-        if (v.has(name)) *field = static_cast<int>(integer_value(v, name));
-    for (const auto& [name, field] : counts)
-        if (v.has(name)) *field = integer_value(v, name);
-    for (const auto& [name, field] : words)
-        if (v.has(name)) *field = v.get(name);
+    o.calibration = v.get("calibration");
+    for (const auto& [name, value] : v.value)
+        if (name != "model" && name != "topology" && name != "calibration" &&
+            !set_plan_layout_option(o, name, value, option_of(name)))
+            throw InputError(v.where.at(option_of(name)), "parameters." + name, "a plan layout option", name);
     const PlanResult p = plan_training(o);
     const double gib = static_cast<double>(p.memory.total()) / (1024.0 * 1024 * 1024);
     if (!p.memory.fits()) return {"no", number(gib, 2), "", "", "", "", ""};
