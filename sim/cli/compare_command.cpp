@@ -8,9 +8,11 @@
 #include "algorithms/algorithm.hpp"
 #include "sim/cli/coll_command.hpp"
 #include "sim/cli/options.hpp"
+#include "sim/cli/plan_command.hpp"
 #include "sim/cli/provenance.hpp"
 #include "sim/cli/replay_command.hpp"
 #include "sim/cli/topology_input.hpp"
+#include "sim/plan/plan_compare.hpp"
 #include "sim/replay/replayer.hpp"
 #include "sim/report/compare.hpp"
 
@@ -145,6 +147,27 @@ std::unique_ptr<ReplaySide> run_replay_side(const CompareOptions& o, const Varia
     return side;
 }
 
+PlanResult run_plan_side(const CompareOptions& o, const Variant& v, bool a) {
+    if (!v.algo.empty())
+        bad_option(a ? "--a-algo" : "--b-algo", "no algorithm with --plan (the tuner picks each collective's)", v.algo);
+    PlanCliOptions p;
+    p.model = o.plan;
+    p.topology = v.topology;
+    p.settings = v.settings;
+    p.calibration = v.calibration;
+    if (o.model != "auto") p.tier = o.model;
+    const char* side = a ? "--a-layout" : "--b-layout";
+    for (const auto& [option, list] : {std::pair{"--layout", &o.layout}, std::pair{side, a ? &o.a_layout : &o.b_layout}})
+        for (const std::string& item : *list) {
+            const std::size_t eq = item.find('=');
+            if (eq == std::string::npos || !set_plan_layout_option(p, item.substr(0, eq), item.substr(eq + 1), option))
+                bad_option(option, "KEY=VALUE with a plan layout option (tp, pp, dp, ep, cp, vpp, zero, sp, micro_batch, "
+                                   "global_batch, seq, recompute, dtype, overlap, gpu, gpus)",
+                           item);
+        }
+    return plan_training(p);
+}
+
 }  // namespace
 
 CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
@@ -175,6 +198,11 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
         ->each([&o](const std::string&) { o.ranks_given = true; });
     c->add_option("--dtype,-d", o.dtype, "element type")->capture_default_str();
     c->add_option("--trace,-w", o.trace, "a workload trace: compare the replayed step (not with --op/--sizes)");
+    c->add_option("--plan", o.plan, "a model card (name or YAML): compare a training layout's step, as collsim plan");
+    c->add_option("--layout", o.layout, "plan: both sides' layout, KEY=VALUE (tp=8, pp=4, micro_batch=2; repeatable)")
+        ->delimiter(',');
+    c->add_option("--a-layout", o.a_layout, "plan: A's layout options, after --layout")->delimiter(',');
+    c->add_option("--b-layout", o.b_layout, "plan: B's layout options, after --layout")->delimiter(',');
     c->add_option("--steps", o.steps, "replay: run the trace this many times")->capture_default_str();
     c->add_option("--rows", o.rows, "replay: A's longest collectives compared one by one")->capture_default_str();
     c->add_option("--model", o.model, "auto, flow, fluid (or analytical for a collective)")->capture_default_str();
@@ -199,7 +227,19 @@ int run_compare(const CompareOptions& o) {
     const Variant a = variant(o, true), b = variant(o, false);
     c.a_label = label(a);
     c.b_label = label(b);
-    if (o.trace.empty()) {
+    if (!o.plan.empty()) {
+        if (o.op_given || o.sizes_given || !o.trace.empty())
+            bad_option(o.op_given ? "--op" : o.sizes_given ? "--sizes" : "--trace",
+                       "no collective or trace options with --plan", o.op_given ? o.op : o.sizes_given ? o.sizes : o.trace);
+        const PlanResult pa = run_plan_side(o, a, true), pb = run_plan_side(o, b, false);
+        for (auto [text, own] : {std::pair{&c.a_label, &o.a_layout}, std::pair{&c.b_label, &o.b_layout}})
+            for (const auto* list : {&o.layout, own})
+                for (const std::string& item : *list) *text += " " + item;
+        c.kind = "plan";
+        c.what = fmt::format("{} training step on {} GPUs", pa.model, pa.gpus);
+        if (pa.gpus != pb.gpus) c.what += fmt::format(" (B: {})", pb.gpus);
+        add_plan_rows(c, pa, pb);
+    } else if (o.trace.empty()) {
         const CollReport ra = run_coll_side(o, a);
         const CollReport rb = run_coll_side(o, b);
         c.kind = "coll";

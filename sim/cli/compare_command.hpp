@@ -21,6 +21,8 @@ struct CompareOptions {
     int ranks = 0;
     bool ranks_given = false, proto_given = false, op_given = false, sizes_given = false;
     std::string trace;  // a workload trace: compare the replayed step instead
+    std::string plan;   // a model card: compare a training layout's step instead
+    std::vector<std::string> layout, a_layout, b_layout;  // plan's layout options, KEY=VALUE
     int steps = 1;
     int rows = 5;   // replay: A's longest collectives, each beside B's
     int links = 3;  // busiest link directions shown per row and side

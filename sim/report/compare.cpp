@@ -113,7 +113,7 @@ void add_replay_rows(Comparison& c, const ReplayReport* a, const ReplayReport* b
     };
     for (auto [name, field] : {std::pair{"compute", &Fractions::compute}, std::pair{"exposed_comm", &Fractions::exposed_comm},
                                std::pair{"overlapped_comm", &Fractions::overlapped_comm}, std::pair{"idle", &Fractions::idle}})
-        row.values.push_back(CompareValue{name, share(a, field), share(b, field)});
+        row.values.push_back(CompareValue{name, share(a, field), share(b, field), true});
     const auto links = [top_links](const ReplayReport* r) {
         std::vector<CompareLink> out;
         if (!r) return out;

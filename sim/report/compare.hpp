@@ -22,7 +22,8 @@ struct CompareLink {
 // A figure both sides have: algbw, busbw, or a share of the step.
 struct CompareValue {
     std::string name;
-    std::optional<double> a, b;  // none: that side hung
+    std::optional<double> a, b;  // none: that side hung (or its layout does not fit)
+    bool share = false;          // a fraction, shown as a percentage
 };
 
 struct CompareRow {

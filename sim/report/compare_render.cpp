@@ -11,7 +11,6 @@ namespace collsim {
 
 namespace {
 
-bool is_share(const std::string& value_name) { return value_name.find("GBps") == std::string::npos; }
 
 std::string cell(std::optional<double> v, bool share) {
     if (!v) return "hang";
@@ -76,7 +75,7 @@ std::string render_compare_table(const Comparison& c) {
         std::string line = fmt::format("{:>{}} {:>14} {:>14} {:>7}  {:<9}", r.key, key_width, time_cell(r.a_us),
                                        time_cell(r.b_us), r.ratio ? fmt::format("{:.3f}", *r.ratio) : "-", r.verdict);
         for (const CompareValue& v : r.values)
-            line += fmt::format(" {:>11} {:>11}", cell(v.a, is_share(v.name)), cell(v.b, is_share(v.name)));
+            line += fmt::format(" {:>11} {:>11}", cell(v.a, v.share), cell(v.b, v.share));
         if (algo) line += fmt::format("  {:<{}} {}", r.a_algo, algo_width, r.b_algo);
         out += line + "\n";
     }
