@@ -4,6 +4,8 @@
 // ../shared/real-inputs are read where that folder is present.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -123,5 +125,21 @@ TEST_CASE("the real trace archives read as their unpacked folders", "[archive]")
         CHECK(packed.ranks == 8);
         CHECK(packed.ranks == unpacked.ranks);
         CHECK(op_count(packed) == op_count(unpacked));
+    }
+    // The PyTorch ET's collectives, with the sizes its c10d nodes hold, the
+    // same 8 calls on every rank (as `collsim replay` lists them).
+    const Trace et = load_any_trace(real + "/chakra/param-dlrm_pytorch_et.tar.gz");
+    std::vector<std::pair<CollOp, int64_t>> expected{
+        {CollOp::alltoall, 24576}, {CollOp::alltoall, 192},    {CollOp::alltoall, 1536},
+        {CollOp::alltoall, 13568}, {CollOp::allreduce, 1576964}, {CollOp::alltoall, 24576},
+        {CollOp::allreduce, 448},  {CollOp::allreduce, 907840}};
+    std::sort(expected.begin(), expected.end());
+    for (int rank = 0; rank < et.ranks; ++rank) {
+        std::vector<std::pair<CollOp, int64_t>> calls;
+        for (const TraceOp& op : et.program(rank).ops)
+            if (op.kind == OpKind::collective) calls.emplace_back(op.collective.op, op.collective.bytes.count());
+        std::sort(calls.begin(), calls.end());
+        INFO("rank " << rank);
+        CHECK(calls == expected);
     }
 }
