@@ -61,6 +61,8 @@ PointValues values_of(const SweepSpec& spec, const SweepPoint& point) {
             v.where["--set"] = at;
             continue;
         }
+        // `calibration: defaults`: the specs' figures, as coll without --calibration.
+        if (p.name == "calibration" && text == "defaults") continue;
         std::string value = text;
         const bool file = std::find(std::begin(kFileParameters), std::end(kFileParameters), p.name) !=
                               std::end(kFileParameters) ||

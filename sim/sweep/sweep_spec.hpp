@@ -19,6 +19,7 @@
 // vpp, zero, sp, micro_batch, global_batch, seq, recompute, dtype, overlap,
 // gpu, tier): its rows say whether the layout fits and, where it does, its
 // step time, tokens/s, MFU, bubble and exposed communication shares.
+// `calibration: [defaults, fit.yaml]` compares the specs' figures with a fit.
 // Relative file values (topology, trace, calibration, algo_file, faults, a
 // plan's model card .yaml) are
 // read from the spec's folder. Every error names the spec's file, line and
