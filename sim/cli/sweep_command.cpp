@@ -7,10 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/html_option.hpp"
 #include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
 #include "sim/sweep/sweep_csv.hpp"
 #include "sim/sweep/sweep_distributed.hpp"
+#include "sim/sweep/sweep_html.hpp"
 #include "sim/sweep/sweep_plot.hpp"
 #include "sim/sweep/sweep_point.hpp"
 #include "sim/sweep/sweep_runner.hpp"
@@ -40,6 +42,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
     c->add_option("-o,--output", o.output,
                   "CSV file; points already in it are skipped (resume), the rest added; default: stdout");
     c->add_option("--plot", o.plot_dir, "folder for one SVG per plot of the spec");
+    add_html_option(c, o.html);
     add_progress_options(c, o.progress);
     return c;
 }
@@ -88,6 +91,8 @@ int run_sweep(const SweepOptions& o) {
             for (const SweepChart& c : render_sweep_plots(spec, plot, points, rows))
                 write_file((std::filesystem::path(o.plot_dir) / c.name).string(), c.svg);
     }
+    if (!o.html.file.empty())
+        write_html_report(o.html.file, render_sweep_html(spec, points, rows, report_provenance(o.html, sweep_inputs(spec))));
     const std::size_t dropped = earlier.size() - resumed;
     std::string summary = fmt::format("collsim sweep: {} points: {} run", points.size(), ran.metrics.size());
     if (procs.size > 1) summary += fmt::format(" over {} processes", procs.size);

@@ -18,9 +18,6 @@ namespace collsim {
 
 namespace {
 
-// Values naming files are read from the spec's folder unless absolute.
-const char* const kFileParameters[] = {"topology", "trace", "calibration", "algo_file", "faults"};
-
 struct PointValues {
     std::map<std::string, std::string> value;           // by parameter name (set: all settings)
     std::map<std::string, SourceLocation> where;        // by option name, e.g. --op
@@ -58,11 +55,7 @@ PointValues values_of(const SweepSpec& spec, const SweepPoint& point) {
             v.where["--set"] = at;
             continue;
         }
-        std::string value = text;
-        if (std::find(std::begin(kFileParameters), std::end(kFileParameters), p.name) != std::end(kFileParameters) &&
-            std::filesystem::path(value).is_relative() && !spec.folder.empty())
-            value = (std::filesystem::path(spec.folder) / value).lexically_normal().string();
-        v.value[p.name] = value;
+        v.value[p.name] = sweep_value_as_used(spec, p.name, text);
         v.where[option_of(p.name)] = at;
     }
     return v;

@@ -118,6 +118,17 @@ const std::vector<std::string>& sweep_metric_names(SweepCommand c) {
     return c == SweepCommand::coll ? kCollMetrics : kReplayMetrics;
 }
 
+bool is_sweep_file_parameter(const std::string& name) {
+    static const char* const kFileParameters[] = {"topology", "trace", "calibration", "algo_file", "faults"};
+    return std::find(std::begin(kFileParameters), std::end(kFileParameters), name) != std::end(kFileParameters);
+}
+
+std::string sweep_value_as_used(const SweepSpec& spec, const std::string& parameter, const std::string& value) {
+    if (!is_sweep_file_parameter(parameter) || !std::filesystem::path(value).is_relative() || spec.folder.empty())
+        return value;
+    return (std::filesystem::path(spec.folder) / value).lexically_normal().string();
+}
+
 SweepSpec read_sweep_spec(const std::string& path) {
     const YAML::Node root = load_yaml_file(path);
     YamlFields f(path);
