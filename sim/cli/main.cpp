@@ -61,6 +61,9 @@ int main(int argc, char** argv) {
     }
     const std::string report_command = collsim::report_command_line(argc, argv);
     sweep.html.command_line = report_command;
+    compare.html.command_line = report_command;
+    regress.html.command_line = report_command;
+    plan.html.command_line = report_command;
     // No arguments at all: the usage, not an error about a missing subcommand.
     if (argc < 2) {
         fmt::print("{}", app.help());

@@ -1,9 +1,10 @@
 #pragma once
 // A comparison as people read it (one line per change, worst first within
-// each entry, a summary last) and as JSON for scripts.
+// each entry, a summary last), as JSON for scripts, and as an HTML page.
 #include <string>
 
 #include "sim/regress/comparison.hpp"
+#include "sim/report/html_report.hpp"
 
 namespace collsim {
 
@@ -14,5 +15,8 @@ ComparisonTotals totals(const Comparison& c, bool exact);
 
 std::string render_comparison_table(const Comparison& c, bool exact);
 std::string render_comparison_json(const Comparison& c, bool exact);
+// regress --html: each entry's worst change as a bar from 0 (right: worse),
+// the entries, every change, the inputs that changed, then `p`.
+std::string render_comparison_html(const Comparison& c, bool exact, const std::string& suite, const HtmlProvenance& p);
 
 }  // namespace collsim

@@ -56,4 +56,18 @@ TEST_CASE("sweep's HTML report renders in Chromium with its tables and plots, lo
     CHECK_THAT(*dom, Catch::Contains("How this report was made"));
 }
 
+TEST_CASE("compare's HTML report renders in Chromium with its bar chart and tables, loading nothing", "[html][chromium]") {
+    const std::optional<std::string> dom = rendered_dom(
+        "compare -t tests/data/compare/fat-tree-8n.yaml --b-set fabrics.net.oversubscription=2:1 --op alltoall "
+        "--sizes 1M,64M --quiet",
+        0);
+    if (!dom) {
+        WARN("chromium is not installed: the HTML report was not rendered (scripts/install-deps.sh installs it)");
+        return;
+    }
+    CHECK(occurrences(*dom, "<table") == 3);
+    CHECK(occurrences(*dom, "<svg") == 1);
+    CHECK(occurrences(*dom, "class=\"bar\"") == 2);
+}
+
 }  // namespace collsim::test
