@@ -10,6 +10,7 @@
 #include "sim/cli/html_option.hpp"
 #include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/text_file.hpp"
 #include "sim/sweep/sweep_csv.hpp"
 #include "sim/sweep/sweep_distributed.hpp"
 #include "sim/sweep/sweep_html.hpp"
@@ -18,21 +19,6 @@
 #include "sim/sweep/sweep_runner.hpp"
 
 namespace collsim {
-
-namespace {
-
-void write_file(const std::string& path, const std::string& text) {
-    // Whole or not at all: a sweep stopped while writing keeps its old file.
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out) throw InputError(SourceLocation{path, 0, 0}, "-o", "a file that can be written", path);
-    }
-    std::filesystem::rename(tmp, path);
-}
-
-}  // namespace
 
 CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
     CLI::App* c = app.add_subcommand(
@@ -84,12 +70,12 @@ int run_sweep(const SweepOptions& o) {
             csv += sweep_csv_row(p.index, sweep_point_values(spec, p), it->second) + "\n";
     if (partial.is_open()) partial.close();
     if (o.output.empty()) std::fwrite(csv.data(), 1, csv.size(), stdout);
-    else write_file(o.output, csv);
+    else write_text_file_whole(o.output, csv, "-o");
     if (!o.plot_dir.empty()) {
         std::filesystem::create_directories(o.plot_dir);
         for (const SweepPlot& plot : spec.plots)
             for (const SweepChart& c : render_sweep_plots(spec, plot, points, rows))
-                write_file((std::filesystem::path(o.plot_dir) / c.name).string(), c.svg);
+                write_text_file_whole((std::filesystem::path(o.plot_dir) / c.name).string(), c.svg, "--plot");
     }
     if (!o.html.file.empty())
         write_html_report(o.html.file, render_sweep_html(spec, points, rows, report_provenance(o.html, sweep_inputs(spec))));

@@ -2,12 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
 
-#include "sim/core/error.hpp"
 #include "sim/core/fnv1a.hpp"
 #include "sim/core/text_file.hpp"
 #include "sim/report/svg_text.hpp"
@@ -101,14 +98,6 @@ std::string HtmlReport::render(const HtmlProvenance& p) const {
     return out + inputs.body_ + "</body>\n</html>\n";
 }
 
-void write_html_report(const std::string& path, const std::string& html) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << html;
-        if (!out) throw InputError(SourceLocation{path, 0, 0}, "--html", "a file that can be written", path);
-    }
-    std::filesystem::rename(tmp, path);
-}
+void write_html_report(const std::string& path, const std::string& html) { write_text_file_whole(path, html, "--html"); }
 
 }  // namespace collsim
