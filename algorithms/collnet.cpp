@@ -23,6 +23,7 @@
 
 #include "algorithms/algorithm.hpp"
 #include "algorithms/sharp_tree.hpp"
+#include "sim/exec/step_costs.hpp"
 
 namespace collsim {
 
@@ -234,7 +235,8 @@ Estimate collnet_estimate(const CollectiveCall& call, CostModel& m) {
     }
     // Only a GPU's send into the tree pays the protocol's network step.
     auto quiet = [&](Estimate e, DeviceId from, DeviceId to) {
-        e.latency = e.latency - m.protocol().step_latency(m.path(from, to, 0).link_class);
+        const Path& p = m.path(from, to, 0);
+        e.latency = e.latency - step_latency(p, m.protocol(), true) + p.latency;
         return e;
     };
     Estimate trip;

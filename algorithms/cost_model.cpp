@@ -60,7 +60,7 @@ Bandwidth CostModel::capacity(ChannelId c) const {
 
 Estimate CostModel::send(DeviceId a, DeviceId b, Bytes payload, int sharing, int channel, bool hop_latency) {
     const Path& p = path(a, b, channel);
-    Estimate e{p.latency + (hop_latency ? proto_.step_latency(p.link_class) : Time{}), Time{}};
+    Estimate e{step_latency(p, proto_, hop_latency), Time{}};
     if (!p.channels.empty() && payload.count() > 0) {
         int64_t bottleneck = INT64_MAX;
         for (ChannelId c : p.channels) bottleneck = std::min(bottleneck, capacity(c).bps());
@@ -117,7 +117,7 @@ std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& tr
     for (std::size_t i = 0; i < transfers.size(); ++i) {
         const Transfer& t = transfers[i];
         const Path& p = *paths[i];
-        Estimate e{p.latency + (hop_latency ? proto_.step_latency(p.link_class) : Time{}), Time{}};
+        Estimate e{step_latency(p, proto_, hop_latency), Time{}};
         if (!p.channels.empty() && t.bytes.count() > 0) {
             int64_t rate = ceiling(t.from, channel_count * sends_from(t));
             for (ChannelId l : p.channels)

@@ -10,8 +10,18 @@
 
 namespace collsim {
 
+namespace {
+constexpr std::array<const char*, 4> kFollowed{"NCCL_ALGO", "NCCL_PROTO", "NCCL_NVLS_ENABLE", "NCCL_COLLNET_ENABLE"};
+}  // namespace
+
+std::vector<std::string> nccl_environment_settings() {
+    std::vector<std::string> out;
+    for (const char* name : kFollowed)
+        if (const char* value = std::getenv(name); value && *value) out.push_back(fmt::format("{}={}", name, value));
+    return out;
+}
+
 std::vector<std::string> follow_nccl_environment(CollOp op, AlgorithmChoice& choice) {
-    constexpr std::array<const char*, 4> kFollowed{"NCCL_ALGO", "NCCL_PROTO", "NCCL_NVLS_ENABLE", "NCCL_COLLNET_ENABLE"};
     std::vector<NcclSetting> settings;
     for (const char* name : kFollowed)
         if (const char* value = std::getenv(name); value && *value)

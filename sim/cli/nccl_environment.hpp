@@ -25,4 +25,7 @@ struct AlgorithmChoice {
 // "environment", for a value NCCL would not take or collsim cannot follow.
 std::vector<std::string> follow_nccl_environment(CollOp op, AlgorithmChoice& choice);
 
+// The settings above that the environment sets, as NAME=VALUE.
+std::vector<std::string> nccl_environment_settings();
+
 }  // namespace collsim

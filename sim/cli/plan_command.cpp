@@ -131,39 +131,108 @@ CLI::App* add_plan_command(CLI::App& app, PlanCliOptions& o) {
     return c;
 }
 
-int run_plan(const PlanCliOptions& o) {
-    if (o.format != "table" && o.format != "json") bad_option("--format", "table or json", o.format);
-    const ModelCard card = find_model_card(o.model, COLLSIM_MODELS_DIR);
-    const Topology topo = load_topology(o.topology, nullptr, o.settings);
-    const int per_node = plan_gpus_per_node(topo);
+namespace {
+PlanSettings plan_settings(const PlanCliOptions& o, const Topology& topo) {
     PlanSettings settings;
     settings.card = o.gpu.empty() ? default_gpu_card(topo.device(topo.gpus().front()).arch) : find_gpu_card(o.gpu);
     if (!settings.card) bad_option("--gpu", gpu_card_choices() + " (the topology's GPUs name no known generation)", o.gpu);
     if (o.matmul_efficiency < 0 || o.matmul_efficiency > 1)
         bad_option("--matmul-efficiency", "a share above 0 and at most 1", std::to_string(o.matmul_efficiency));
     settings.sustained = o.matmul_efficiency;
+    return settings;
+}
+
+FlopType plan_dtype(const PlanCliOptions& o, const PlanSettings& settings) {
     const std::optional<FlopType> dtype = flop_type_from(o.dtype);
     if (!dtype || (*dtype != FlopType::bf16 && *dtype != FlopType::fp8)) bad_option("--dtype", "bf16 or fp8", o.dtype);
     if (settings.card->peak(*dtype) <= 0)
         bad_option("--dtype", fmt::format("a format {} has tensor cores for", settings.card->name), o.dtype);
-    Calibration cal;
-    if (!o.calibration.empty()) cal = load_calibration(o.calibration);
+    return *dtype;
+}
+
+ModelTier plan_tier(const PlanCliOptions& o) {
     const std::optional<ModelTier> tier = model_tier_from(o.tier);
     if (!tier) bad_option("--tier", std::string(model_tier_choices()), o.tier);
-    CollectiveCosts costs(topo, cal, *tier);
+    return *tier;
+}
+
+int plan_job_gpus(const PlanCliOptions& o, const Topology& topo) {
     const int topo_gpus = static_cast<int>(topo.gpus().size());
     const int gpus = o.gpus > 0 ? o.gpus : topo_gpus;
     if (gpus > topo_gpus)
         bad_option("--gpus", fmt::format("at most the {} GPUs of topology '{}'", topo_gpus, topo.name()),
                    std::to_string(gpus));
+    return gpus;
+}
 
+// What a plan runs with, loaded and checked. Built in place: costs refers
+// to topo and cal (and a Topology is not moved: Boost.Graph copies).
+struct PlanInputs {
+    explicit PlanInputs(const PlanCliOptions& o)
+        : card(find_model_card(o.model, COLLSIM_MODELS_DIR)),
+          topo(load_topology(o.topology, nullptr, o.settings)),
+          per_node(plan_gpus_per_node(topo)),
+          settings(plan_settings(o, topo)),
+          dtype(plan_dtype(o, settings)),
+          cal(o.calibration.empty() ? Calibration{} : load_calibration(o.calibration)),
+          costs(topo, cal, plan_tier(o)),
+          gpus(plan_job_gpus(o, topo)) {}
+    PlanInputs(const PlanInputs&) = delete;
+    PlanInputs& operator=(const PlanInputs&) = delete;
+
+    const ModelCard card;
+    const Topology topo;
+    const int per_node;
+    const PlanSettings settings;
+    const FlopType dtype;
+    const Calibration cal;
+    CollectiveCosts costs;
+    const int gpus;
+};
+
+// The training layout the options give (before --search varies it).
+Layout training_layout(const PlanCliOptions& o, int gpus, FlopType dtype) {
+    Layout l;
+    l.tp = o.tp, l.pp = o.pp, l.ep = o.ep, l.cp = o.cp, l.vpp = o.vpp, l.zero = o.zero;
+    l.dp = o.dp > 0 ? o.dp : std::max(1, gpus / std::max(1, o.tp * o.pp * o.cp));
+    l.sp = o.sp == "auto" ? o.tp > 1 : parse_on_off("--sp", o.sp);
+    l.recompute = plan_recompute(o.recompute);
+    l.dtype = dtype;
+    l.overlap = parse_on_off("--overlap", o.overlap);
+    l.micro_batch = o.micro_batch;
+    l.seq = o.seq > 0 ? o.seq : 4096;
+    if (o.seq < 0) bad_option("--seq", "1 or more", std::to_string(o.seq));
+    l.global_batch = o.global_batch > 0 ? o.global_batch : static_cast<int64_t>(l.dp) * l.micro_batch * 4 * l.pp;
+    if (o.global_batch < 0) bad_option("--global-batch", "1 or more", std::to_string(o.global_batch));
+    return l;
+}
+
+PlanResult plan_training(PlanInputs& in, const Layout& l) {
+    check_layout(in.card, l, in.gpus, in.per_node);
+    return plan_layout(in.card, l, in.settings, in.costs);
+}
+}  // namespace
+
+PlanResult plan_training(const PlanCliOptions& o) {
+    PlanInputs in(o);
+    return plan_training(in, training_layout(o, in.gpus, in.dtype));
+}
+
+int run_plan(const PlanCliOptions& o) {
+    if (o.format != "table" && o.format != "json") bad_option("--format", "table or json", o.format);
     if (!o.html.file.empty() && (o.search || o.mode != "train"))
         bad_option("--html", "a training layout's report (not with --search or --mode decode|prefill)", o.html.file);
+    PlanInputs in(o);
+    const ModelCard& card = in.card;
+    const int per_node = in.per_node, gpus = in.gpus;
+    const PlanSettings& settings = in.settings;
+    CollectiveCosts& costs = in.costs;
+
     if (o.mode == "decode" || o.mode == "prefill") {
         InferenceRequest q;
         q.mode = o.mode == "decode" ? InferenceMode::decode : InferenceMode::prefill;
         q.tp = o.tp, q.pp = o.pp, q.batch = o.batch, q.context = o.context, q.new_tokens = o.tokens;
-        q.dtype = *dtype;
+        q.dtype = in.dtype;
         check_inference(card, q, gpus, per_node);
         const InferenceResult r = plan_inference(card, q, settings, costs);
         plan_print(o.format == "json" ? inference_json(r).dump(2) + "\n" : render_inference_table(r));
@@ -171,26 +240,14 @@ int run_plan(const PlanCliOptions& o) {
     }
     if (o.mode != "train") bad_option("--mode", "one of train, decode, prefill", o.mode);
 
-    Layout l;
-    l.tp = o.tp, l.pp = o.pp, l.ep = o.ep, l.cp = o.cp, l.vpp = o.vpp, l.zero = o.zero;
-    l.dp = o.dp > 0 ? o.dp : std::max(1, gpus / std::max(1, o.tp * o.pp * o.cp));
-    l.sp = o.sp == "auto" ? o.tp > 1 : parse_on_off("--sp", o.sp);
-    l.recompute = plan_recompute(o.recompute);
-    l.dtype = *dtype;
-    l.overlap = parse_on_off("--overlap", o.overlap);
-    l.micro_batch = o.micro_batch;
-    l.seq = o.seq > 0 ? o.seq : 4096;
-    if (o.seq < 0) bad_option("--seq", "1 or more", std::to_string(o.seq));
-    l.global_batch = o.global_batch > 0 ? o.global_batch : static_cast<int64_t>(l.dp) * l.micro_batch * 4 * l.pp;
-    if (o.global_batch < 0) bad_option("--global-batch", "1 or more", std::to_string(o.global_batch));
+    const Layout l = training_layout(o, gpus, in.dtype);
     if (o.search) {
         if (o.global_batch == 0) bad_option("--global-batch", "the sequences per step, which a search keeps fixed", "nothing");
         PlanCliOptions so = o;
         so.gpus = gpus;
         return run_search(card, so, l, per_node, settings, costs);
     }
-    check_layout(card, l, gpus, per_node);
-    const PlanResult r = plan_layout(card, l, settings, costs);
+    const PlanResult r = plan_training(in, l);
     std::vector<std::string> notes = plan_notes(settings);
     if (!card.note.empty()) notes.push_back(card.name + ": " + card.note);
     plan_print(o.format == "json" ? plan_json(r).dump(2) + "\n" : render_plan_table(r, notes));

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "sim/cli/html_option.hpp"
+#include "sim/plan/planner.hpp"
 
 namespace collsim {
 
@@ -26,5 +27,8 @@ struct PlanCliOptions {
 
 CLI::App* add_plan_command(CLI::App& app, PlanCliOptions& o);
 int run_plan(const PlanCliOptions& o);
+// The training step of the layout the options give (--mode train, no
+// --search), as run_plan prints it; throws InputError on bad input.
+PlanResult plan_training(const PlanCliOptions& o);
 
 }  // namespace collsim

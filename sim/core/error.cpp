@@ -11,7 +11,9 @@ std::string describe(const SourceLocation& w, const std::string& field, const st
                      const std::string& found) {
     std::string prefix;
     if (!w.file.empty()) {
-        prefix = w.line > 0 ? fmt::format("{}:{}:{}: ", w.file, w.line, w.column) : w.file + ": ";
+        prefix = w.line > 0     ? fmt::format("{}:{}:{}: ", w.file, w.line, w.column)
+                 : w.byte >= 0 ? fmt::format("{}: byte {}: ", w.file, w.byte)
+                               : w.file + ": ";
     }
     return fmt::format("{}{}: expected {}, found {}", prefix, field, expected, found);
 }

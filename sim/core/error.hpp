@@ -1,6 +1,7 @@
 #pragma once
 // Typed errors. Library code throws; only the CLI's main turns them into
 // messages and exit codes (2 for bad input).
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -14,6 +15,9 @@ struct SourceLocation {
     std::string file;
     int line = 0;
     int column = 0;
+    // A binary file (a Chakra ET protobuf) has no lines: with line 0, the
+    // offset of the place, shown as "file: byte N:"; -1 when there is none.
+    int64_t byte = -1;
 };
 
 class InputError : public std::runtime_error {

@@ -1,5 +1,6 @@
 #include "sim/core/input_format.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #include <fmt/format.h>
@@ -10,6 +11,8 @@ namespace collsim {
 
 namespace {
 
+// Text (YAML, JSON, CSV, logs) holds no C0 control byte but tab, line feed,
+// vertical tab, form feed and carriage return, and no DEL.
 bool is_control(unsigned char c) { return c < 0x09 || (c > 0x0d && c < 0x20) || c == 0x7f; }
 
 // A Chakra ET file opens with a varint length and a GlobalMetadata message,
@@ -34,16 +37,28 @@ bool looks_like_chakra_et(std::string_view head) {
     return false;
 }
 
-InputFormat sniff_xml(std::string_view head) {
-    std::size_t i = head.starts_with("\xEF\xBB\xBF") ? 3 : 0;
-    while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) ++i;
-    if (i + 1 >= head.size() || head[i] != '<') return InputFormat::text;
-    const char next = head[i + 1];
-    if (next != '?' && next != '!' && !(next >= 'a' && next <= 'z') && !(next >= 'A' && next <= 'Z'))
-        return InputFormat::text;
-    if (head.find("<system") != std::string_view::npos) return InputFormat::nccl_topology_xml;
-    if (head.find("<algo") != std::string_view::npos) return InputFormat::msccl_xml;
-    return InputFormat::xml;
+// The first element's name, past a byte-order mark, the XML declaration,
+// comments and DOCTYPE; empty when the text does not start like XML. A name
+// must start with a letter, so YAML's merge key "<<:" is not XML.
+std::string_view root_element(std::string_view t) {
+    if (t.starts_with("\xEF\xBB\xBF")) t.remove_prefix(3);
+    for (;;) {
+        const std::size_t at = t.find_first_not_of(" \t\r\n");
+        if (at == std::string_view::npos || t[at] != '<') return {};
+        t.remove_prefix(at);
+        const std::string_view end = t.starts_with("<!--") ? "-->"
+                                     : (t.starts_with("<?") || t.starts_with("<!")) ? ">"
+                                                                                     : "";
+        if (end.empty()) break;
+        const std::size_t close = t.find(end);
+        // A file cut inside its header comment is still XML; which kind, its
+        // reader will say (and where the comment starts).
+        if (close == std::string_view::npos) return "?";
+        t.remove_prefix(close + end.size());
+    }
+    t.remove_prefix(1);
+    if (t.empty() || !((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z'))) return {};
+    return t.substr(0, t.find_first_of(" \t\r\n/>"));
 }
 
 std::string_view advice(InputFormat f) {
@@ -56,7 +71,7 @@ std::string_view advice(InputFormat f) {
         case InputFormat::tar: return "unpack it first (tar -xf) and give one of its files, or its folder";
         case InputFormat::seven_zip: return "unpack it first (7z x)";
         case InputFormat::chakra_et: return "give it to `collsim replay --trace`";
-        case InputFormat::nccl_topology_xml: return "convert it with `collsim topo import`";
+        case InputFormat::nccl_topology_xml: return "use `collsim topo import` to convert it";
         case InputFormat::msccl_xml: return "give it to `collsim coll --algo-file`";
         default: return "";
     }
@@ -64,19 +79,22 @@ std::string_view advice(InputFormat f) {
 }  // namespace
 
 InputFormat sniff_input_format(std::string_view head) {
-    head = head.substr(0, 512);
-    if (head.starts_with("\x1f\x8b")) return InputFormat::gzip;
-    if (head.starts_with("\x28\xb5\x2f\xfd")) return InputFormat::zstd;
-    if (head.starts_with(std::string_view("\xfd" "7zXZ\0", 6))) return InputFormat::xz;
-    if (head.starts_with("BZh") && head.size() > 3 && head[3] >= '1' && head[3] <= '9') return InputFormat::bzip2;
-    if (head.starts_with("PK\x03\x04") || head.starts_with("PK\x05\x06")) return InputFormat::zip;
-    if (head.starts_with("7z\xbc\xaf\x27\x1c")) return InputFormat::seven_zip;
+    const std::string_view magic = head.substr(0, 1024);
+    if (magic.starts_with("\x1f\x8b")) return InputFormat::gzip;
+    if (magic.starts_with("\x28\xb5\x2f\xfd")) return InputFormat::zstd;
+    if (magic.starts_with(std::string_view("\xfd" "7zXZ\0", 6))) return InputFormat::xz;
+    if (magic.starts_with("BZh") && magic.size() > 3 && magic[3] >= '1' && magic[3] <= '9') return InputFormat::bzip2;
+    if (magic.starts_with("PK\x03\x04") || magic.starts_with("PK\x05\x06")) return InputFormat::zip;
+    if (magic.starts_with("7z\xbc\xaf\x27\x1c")) return InputFormat::seven_zip;
     // POSIX tar puts its magic "ustar" at byte 257 of the first header.
-    if (head.size() >= 262 && head.substr(257, 5) == "ustar") return InputFormat::tar;
-    if (looks_like_chakra_et(head)) return InputFormat::chakra_et;
-    if (const InputFormat x = sniff_xml(head); x != InputFormat::text) return x;
-    for (char c : head)
-        if (c == '\0') return InputFormat::binary;
+    if (magic.size() >= 262 && magic.substr(257, 5) == "ustar") return InputFormat::tar;
+    if (looks_like_chakra_et(magic)) return InputFormat::chakra_et;
+    if (const std::string_view root = root_element(head); !root.empty())
+        return root == "system" ? InputFormat::nccl_topology_xml
+               : root == "algo" ? InputFormat::msccl_xml
+                                : InputFormat::xml;
+    if (std::any_of(magic.begin(), magic.end(), [](char c) { return is_control(static_cast<unsigned char>(c)); }))
+        return InputFormat::binary;
     return InputFormat::text;
 }
 
@@ -94,18 +112,18 @@ std::string_view format_name(InputFormat f) {
         case InputFormat::nccl_topology_xml: return "NCCL topology XML";
         case InputFormat::msccl_xml: return "an MSCCL algorithm (XML)";
         case InputFormat::xml: return "an XML document";
-        case InputFormat::binary: return "a binary file";
+        case InputFormat::binary: return "binary data, not text";
     }
     return "an unknown format";
 }
 
-void refuse_foreign_format(std::string_view text, const std::string& file, const std::string& expected) {
+void refuse_foreign_format(std::string_view text, const std::string& file, const std::string& expected,
+                           const std::string& field) {
     const InputFormat f = sniff_input_format(text);
     if (f == InputFormat::text) return;
     const std::string_view what = advice(f);
-    throw InputError(SourceLocation{file, 1, 1}, "file", expected,
+    throw InputError(SourceLocation{file, 1, 1}, field, expected,
                      fmt::format("this is {}{}{}", format_name(f), what.empty() ? "" : ": ", what));
 }
-
 
 }  // namespace collsim

@@ -144,4 +144,11 @@ SourceLocation json_place(const std::string& text, const std::string& path, cons
     return text_position(text, at, name);
 }
 
+std::vector<SourceLocation> json_element_places(const std::string& text, const std::string& path,
+                                                const std::string& name, std::size_t count) {
+    const std::vector<std::size_t> offsets = json_element_offsets(text, path);
+    if (offsets.size() != count) return std::vector<SourceLocation>(count, json_place(text, path, name));
+    return text_positions(text, offsets, name);
+}
+
 }  // namespace collsim

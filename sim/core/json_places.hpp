@@ -19,6 +19,12 @@ SourceLocation json_place(const std::string& text, const std::string& path, cons
 // where the text has no array there. One pass over the array.
 std::vector<std::size_t> json_element_offsets(const std::string& text, const std::string& path);
 
+// The place in `name` of each of the `count` elements of the array at `path`,
+// in order (an importer's op points at the node it came from); where the text
+// does not have them all, each is the place of `path` itself.
+std::vector<SourceLocation> json_element_places(const std::string& text, const std::string& path,
+                                                const std::string& name, std::size_t count);
+
 // The text of the value of member `key` in the object that begins at byte
 // `object`, as written (a number's own digits, a string with its quotes); empty
 // where the object has no such member.

@@ -34,6 +34,12 @@ inline constexpr int kMaxXmlDepth = 32;
 // so at most ~3.3 x 10^6 ops, about 1 GiB resolved (TraceOp,
 // sim/replay/trace.hpp: 312 bytes before names).
 inline constexpr int kMaxTraceRanks = 1'000'000;
+// The ops of an imported trace (Kineto, Chakra), over all its rank files, as
+// many as the native bound above allows (~3.3 x 10^6) rounded up to 2^22: at
+// ~400 bytes per op with its name and dependencies, about 1.7 GiB. Checked
+// after each rank file, so that a set of a million files stops at the file
+// that passes it.
+inline constexpr int64_t kMaxTraceOps = int64_t{1} << 22;
 
 // Topologies: instances of one node template (count:), and devices made from
 // templates, checked before they are copied. The largest shipped file

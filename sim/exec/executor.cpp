@@ -148,9 +148,8 @@ void Executor::send(StepId s) {
     const bool via_switch = reduces_in_nvswitch(topo_.device(from)) || reduces_in_nvswitch(topo_.device(to));
     std::vector<ResourceId> res = send_resources(topo_, p);
     if (proto_.rank_ceiling.bps() > 0) res.push_back(channel_ceiling(from, step.channel));
-    const Time hop = step.pays_hop_latency() ? proto_.step_latency(p.link_class) : Time{};
     // A fault's added latency is paid by fluid streams too: it is not in the fill.
-    Time latency = (step.fluid() ? Time{} : p.latency + hop) + net_.extra_latency(res);
+    Time latency = (step.fluid() ? Time{} : step_latency(p, proto_, step.pays_hop_latency())) + net_.extra_latency(res);
     if (schedule_->latency_scale != 1.0)
         latency = Time::from_ps(std::llround(static_cast<double>(latency.ps()) * schedule_->latency_scale));
     if (!peak_.empty()) count_load(s, p.channels);

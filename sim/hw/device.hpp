@@ -7,6 +7,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
+#include "sim/hw/transport.hpp"
 
 namespace collsim {
 
@@ -30,6 +31,10 @@ struct Device {
     // NVSwitch, SHARP on an InfiniBand switch).
     bool in_network_reduction = false;
     GpuArch arch = GpuArch::unknown;  // GPUs only
+    // NICs only: the transport NCCL's traffic takes through it, and what its
+    // software path costs per message on top of NCCL's NET step (transport.hpp).
+    NetTransport transport = NetTransport::ib;
+    Time software_latency{};
     SourceLocation where;
 };
 

@@ -8,7 +8,8 @@ namespace collsim {
 
 std::optional<Device> read_device(YamlFields& f, const YAML::Node& n, const std::string& path) {
     if (!f.expect_map(n, path)) return std::nullopt;
-    f.check_keys(n, path, {"name", "kind", "latency", "memory_bandwidth", "in_network_reduction", "arch"});
+    f.check_keys(n, path,
+                 {"name", "kind", "latency", "memory_bandwidth", "in_network_reduction", "arch", "transport", "software_latency"});
     auto name = f.string(n, path, "name", true);
     auto kind_text = f.string(n, path, "kind", true);
     auto latency = f.time(n, path, "latency", false);
@@ -36,6 +37,17 @@ std::optional<Device> read_device(YamlFields& f, const YAML::Node& n, const std:
         if (kind && kind != DeviceKind::gpu)
             f.error(n["arch"], path + ".arch", "arch only on a gpu", fmt::format("it on a {}", to_string(*kind)));
     }
+    auto transport_text = f.string(n, path, "transport", false);
+    std::optional<NetTransport> transport;
+    if (transport_text) {
+        transport = net_transport_from(*transport_text);
+        if (!transport)
+            f.error(n["transport"], path + ".transport", std::string(net_transport_choices()), "'" + *transport_text + "'");
+    }
+    auto software_latency = f.time(n, path, "software_latency", false);
+    for (const char* key : {"transport", "software_latency"})
+        if (kind && kind != DeviceKind::nic && n[key])
+            f.error(n[key], path + "." + key, std::string(key) + " only on a nic", fmt::format("it on a {}", to_string(*kind)));
     if (name && name->empty()) {
         f.error(n["name"], path + ".name", "a non-empty device name", "''");
         return std::nullopt;
@@ -48,6 +60,8 @@ std::optional<Device> read_device(YamlFields& f, const YAML::Node& n, const std:
     d.kind = *kind;
     d.forwarding_latency = latency.value_or(Time{});
     if (membw) d.memory_bandwidth = *membw;
+    d.transport = transport.value_or(NetTransport::ib);
+    d.software_latency = software_latency.value_or(Time{});
     d.where = f.at(n);
     return d;
 }

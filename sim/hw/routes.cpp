@@ -142,7 +142,9 @@ Path Routes::finish_path(std::vector<ChannelId> channels) const {
     for (std::size_t i = 0; i < p.channels.size(); ++i) {
         const Link& l = topo_.link(Topology::link_of(p.channels[i]));
         p.latency += l.latency;
-        if (i > 0) p.latency += topo_.device(topo_.channel_source(p.channels[i])).forwarding_latency;
+        const Device& from = topo_.device(topo_.channel_source(p.channels[i]));
+        if (i > 0) p.latency += from.forwarding_latency;
+        p.software_latency += from.software_latency;
         p.bottleneck = std::min(p.bottleneck, l.bandwidth);
         p.link_class = std::max(p.link_class, link_class(l.kind));
     }

@@ -33,6 +33,7 @@ namespace collsim {
 struct Path {
     std::vector<ChannelId> channels;
     Time latency{};        // links plus forwarding latency of the devices in between
+    Time software_latency{};  // the software_latency of the NICs on the path (transport.hpp)
     Bandwidth bottleneck;  // narrowest link on the path
     LinkClass link_class = LinkClass::nvlink;  // slowest class of link on the path
 };

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/input_format.hpp"
 #include "sim/core/limits.hpp"
 #include "sim/hw/connectivity.hpp"
 #include "sim/hw/element_reader.hpp"
@@ -21,7 +22,6 @@
 #include "sim/hw/fragment.hpp"
 #include "sim/hw/nccl_topo.hpp"
 #include "sim/hw/overrides.hpp"
-#include "sim/hw/topology_format.hpp"
 #include "sim/hw/topology_settings.hpp"
 
 namespace collsim {
@@ -282,21 +282,15 @@ Topology parse_topology(const std::string& yaml_text, const std::string& name) {
 Topology load_topology(const std::string& path, std::vector<std::string>* notes,
                        const std::vector<std::string>& settings) {
     const std::string text = read_text_file(path);
-    const TopologyFileFormat format = sniff_topology_format(text);
-    const SourceLocation start{path, 1, 1};
-    if (format == TopologyFileFormat::nccl_topology_xml) {
-        if (!notes)
-            throw InputError(start, "topology", "a schema-v1 YAML topology",
-                             "this is NCCL topology XML: use `collsim topo import` to convert it");
+    if (sniff_input_format(text) == InputFormat::nccl_topology_xml && notes) {
         NcclImport imported = import_nccl_topology(text, path, NcclImportOptions{});
         notes->insert(notes->end(), imported.notes.begin(), imported.notes.end());
         // Positions in errors, if any, are in the YAML the import wrote.
         const std::string as_yaml = path + " (imported)";
         return build(load_yaml_text(imported.yaml, as_yaml), path, settings);
     }
-    if (format != TopologyFileFormat::yaml)
-        throw InputError(start, "topology", notes ? "a topology: schema-v1 YAML or NCCL topology XML" : "a schema-v1 YAML topology",
-                         fmt::format("this is {}", input_format_name(format)));
+    refuse_foreign_format(text, path, notes ? "a topology: schema-v1 YAML or NCCL topology XML" : "a schema-v1 YAML topology",
+                          "topology");
     return build(load_yaml_text(text, path), path, settings);
 }
 

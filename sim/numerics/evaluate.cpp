@@ -13,7 +13,8 @@ namespace {
 int format_bytes(FloatFormat f) { return f == FloatFormat::fp32 ? 4 : 2; }
 
 struct ChunkStats {
-    double max_rel = 0, rel_sum = 0, max_bound = 0;
+    double max_rel = 0, rel_sum = 0, max_bound = 0, max_vs_abs_sum = 0;
+    double error_sq = 0, exact_sq = 0;  // of the first program's result, for the normwise error
     int64_t rel_count = 0, max_ulp = 0, elements = 0;
     bool identical = true;
 };
@@ -62,6 +63,8 @@ ChunkStats evaluate_chunk(Accumulation acc, BoundTerms bound, int64_t lo, int64_
                     cs.identical = false;
                 }
                 const double err = std::fabs(static_cast<double>(r) - exact[i]);
+                if (k == 0) cs.error_sq += err * err, cs.exact_sq += exact[i] * exact[i];
+                if (mag[i] > 0) cs.max_vs_abs_sum = std::max(cs.max_vs_abs_sum, err / mag[i]);
                 if (exact[i] != 0) {
                     const double rel = err / std::fabs(exact[i]);
                     cs.max_rel = std::max(cs.max_rel, rel);
@@ -116,10 +119,13 @@ ReductionStats evaluate_tree(const CombineTree& t, const InputData& in, Accumula
     work(0);
     for (auto& th : threads) th.join();
 
-    double rel_sum = 0;
+    double rel_sum = 0, error_sq = 0, exact_sq = 0;
     int64_t rel_count = 0;
     for (const ChunkStats& cs : per_chunk) {
         st.max_rel_error = std::max(st.max_rel_error, cs.max_rel);
+        st.max_abs_sum_error = std::max(st.max_abs_sum_error, cs.max_vs_abs_sum);
+        error_sq += cs.error_sq;
+        exact_sq += cs.exact_sq;
         st.max_ulp = std::max(st.max_ulp, cs.max_ulp);
         st.max_bound_ratio = std::max(st.max_bound_ratio, cs.max_bound);
         st.ranks_bitwise_identical = st.ranks_bitwise_identical && cs.identical;
@@ -128,6 +134,7 @@ ReductionStats evaluate_tree(const CombineTree& t, const InputData& in, Accumula
         rel_count += cs.rel_count;
     }
     st.mean_rel_error = rel_count ? rel_sum / static_cast<double>(rel_count) : 0.0;
+    st.normwise_rel_error = exact_sq > 0 ? std::sqrt(error_sq / exact_sq) : error_sq > 0 ? INFINITY : 0.0;
     return st;
 }
 

@@ -12,6 +12,15 @@
 namespace collsim {
 
 struct ReductionStats {
+    // The headline figures, which near-zero sums do not blow up: the normwise
+    // relative error ||a - exact||_2 / ||exact||_2 over the elements of the
+    // first finished rank's result (infinite when every exact sum is 0 and a
+    // result is not), and the largest |a - exact| / sum|x|, the measure the
+    // worst-case bound below is written in.
+    double normwise_rel_error = 0;
+    double max_abs_sum_error = 0;
+    // Per element |a - exact| / |exact|: where contributions cancel to a sum
+    // near zero, this is large (hundreds) even when every rounding is tiny.
     double max_rel_error = 0;
     double mean_rel_error = 0;   // over elements with a non-zero exact sum
     int64_t max_ulp = 0;         // against the exact sum rounded to the format

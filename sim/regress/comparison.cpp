@@ -35,7 +35,9 @@ const typename Pairs::value_type::second_type* find_value(const Pairs& pairs, co
     return nullptr;
 }
 
-bool higher_is_better(const std::string& metric) { return metric.ends_with("_GBps"); }
+bool higher_is_better(const std::string& metric) {
+    return metric.ends_with("_GBps") || metric.ends_with("_per_s") || metric == "mfu";
+}
 
 // Relative change, signed so that more is worse.
 double worse_by(const std::string& metric, double before, double now) {

@@ -1,7 +1,8 @@
 #pragma once
 // A run of a suite against its baseline: per entry, every metric that moved
 // and by how much, hangs, entries added or gone, inputs that changed.
-// Times are worse higher, bandwidths (..._GBps) worse lower.
+// Times and memory are worse higher; bandwidths (..._GBps), rates
+// (..._per_s) and mfu worse lower.
 #include <optional>
 #include <string>
 #include <vector>

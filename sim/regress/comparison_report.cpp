@@ -37,11 +37,6 @@ std::string verdict(const MetricChange& m, bool exact) {
     return exact ? "CHANGED" : "improved";
 }
 
-std::string entry_status(const EntryComparison& e) {
-    return e.added ? "added" : e.gone ? "gone" : e.hangs ? "hang" : e.regressed() ? "regressed"
-           : e.improved() ? "improved" : e.moved() ? "changed" : "unchanged";
-}
-
 std::string summary_line(const Comparison& c, bool exact) {
     const ComparisonTotals t = totals(c, exact);
     return fmt::format("{} entries: {} regressed, {} hang, {} improved, {} added, {} gone{}: {}", t.entries,
@@ -75,6 +70,35 @@ std::string render_comparison_table(const Comparison& c, bool exact) {
     }
     for (const std::string& i : c.inputs_changed) out += fmt::format("{:<11} {}\n", "input", i);
     return out + "# " + summary_line(c, exact) + "\n";
+}
+
+namespace {
+// The word the JSON, CSV and HTML reports give an entry.
+const char* entry_status(const EntryComparison& e) {
+    return e.added ? "added" : e.gone ? "gone" : e.hangs ? "hang" : e.regressed() ? "regressed"
+           : e.improved() ? "improved" : e.moved() ? "changed" : "unchanged";
+}
+
+// Entry and metric names hold '/', ',', '=' and spaces: quoted as RFC 4180 does.
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+}
+}  // namespace
+
+std::string render_comparison_csv(const Comparison& c) {
+    std::string out = "entry,status,metric,before,now,worse_pct,regression\n";
+    for (const EntryComparison& e : c.entries) {
+        const std::string head = csv_field(e.name) + "," + entry_status(e);
+        if (e.changes.empty()) out += head + ",,,,,\n";
+        for (const MetricChange& m : e.changes)
+            out += fmt::format("{},{},{},{},{},{}\n", head, csv_field(m.metric), m.before, m.now,
+                               std::isinf(m.worse) ? std::string() : fmt::format("{:.6g}", m.worse * 100),
+                               m.regression ? "true" : "false");
+    }
+    return out;
 }
 
 std::string render_comparison_json(const Comparison& c, bool exact) {

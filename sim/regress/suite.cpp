@@ -4,6 +4,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "algorithms/algorithm.hpp"
 #include "sim/core/text_file.hpp"
@@ -19,6 +20,8 @@ std::vector<SuitePath> SuiteEntry::inputs() const {
     std::vector<SuitePath> out{topology};
     for (const SuitePath* p : {&algo_file, &trace, &faults, &calibration})
         if (!p->empty()) out.push_back(*p);
+    // A card by name is one of collsim's own (models/), not the suite's input.
+    if (plan_card.written.ends_with(".yaml")) out.push_back(plan_card);
     return out;
 }
 
@@ -86,7 +89,7 @@ private:
     std::optional<SuiteEntry> entry(const YAML::Node& n, const std::string& at, const SuiteEntry& defaults) {
         if (!f_.expect_map(n, at)) return std::nullopt;
         f_.check_keys(n, at, {"name", "topology", "op", "sizes", "algo", "proto", "algo_file", "dtype", "ranks",
-                              "trace", "steps", "faults", "timeout", "calibration", "model", "tolerance"});
+                              "trace", "steps", "faults", "timeout", "calibration", "model", "tolerance", "set", "seed", "plan"});
         SuiteEntry e = defaults;
         e.where = f_.at(n);
         e.topology = path(n, at, "topology");
@@ -101,19 +104,76 @@ private:
             if (*r < 1) f_.error(n["ranks"], at + ".ranks", "1 or more (leave it out for every GPU)", describe_node(n["ranks"]));
             e.ranks = static_cast<int>(std::min<int64_t>(*r, 1 << 20));
         }
+        if (auto seed = f_.integer(n, at, "seed", false)) {
+            if (*seed < 0) f_.error(n["seed"], at + ".seed", "0 or more", describe_node(n["seed"]));
+            e.seed = static_cast<uint64_t>(std::max<int64_t>(*seed, 0));
+        }
         if (auto t = f_.string(n, at, "tolerance", false)) {
             e.tolerance = parse_tolerance(*t);
             if (!e.tolerance) f_.error(n["tolerance"], at + ".tolerance", "a percentage like 2% or 0.5%, or 0", describe_node(n["tolerance"]));
         }
+        settings(n, at, e);
+        if (n["plan"] && e.replay) f_.error(n["plan"], at + ".plan", "either trace or plan", describe_node(n["plan"]));
         if (e.replay) replay_fields(n, at, e);
+        else if (n["plan"]) plan_fields(n, at, e);
         else coll_fields(n, at, e);
         if (auto name = f_.string(n, at, "name", false)) e.name = *name;
         else e.name = derived_name(e);
         return e;
     }
 
+    // One PATH=VALUE or a list of them; what they change is checked when the topology loads.
+    void settings(const YAML::Node& n, const std::string& at, SuiteEntry& e) {
+        const YAML::Node set = n["set"];
+        if (!set) return;
+        std::vector<YAML::Node> items;
+        if (set.IsSequence())
+            for (std::size_t i = 0; i < set.size(); ++i) items.push_back(set[i]);
+        else
+            items.push_back(set);
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (items[i].IsScalar() && items[i].Scalar().find('=') != std::string::npos) {
+                e.settings.push_back(items[i].Scalar());
+                continue;
+            }
+            f_.error(items[i], set.IsSequence() ? fmt::format("{}.set[{}]", at, i) : at + ".set",
+                     "PATH=VALUE, as --set takes it (fabrics.ib.oversubscription=2:1)", describe_node(items[i]));
+        }
+    }
+
+    // plan's own options, by their suite names: numbers checked here, words
+    // (recompute, dtype, ...) where plan checks them.
+    void plan_fields(const YAML::Node& n, const std::string& at, SuiteEntry& e) {
+        for (const char* key : {"op", "sizes", "algo", "proto", "algo_file", "dtype", "ranks", "steps", "faults", "timeout", "seed"})
+            if (n[key]) f_.error(n[key], at + "." + key, "no " + std::string(key) + " in a plan entry", describe_node(n[key]));
+        const YAML::Node p = n["plan"];
+        const std::string field = at + ".plan";
+        if (!f_.expect_map(p, field)) return;
+        f_.check_keys(p, field, {"model", "gpus", "tp", "pp", "dp", "ep", "cp", "vpp", "zero", "micro_batch",
+                                 "global_batch", "seq", "recompute", "dtype", "overlap", "gpu", "sp"});
+        e.plan_card = path(p, field, "model");
+        if (!p["model"]) f_.error(p, field + ".model", "a model card: a name in models/ or a YAML file (required)", "no such field");
+        // A name, not a file: as plan looks it up.
+        if (!e.plan_card.written.ends_with(".yaml")) e.plan_card.resolved = e.plan_card.written;
+        for (const auto& kv : p) {
+            const std::string key = kv.first.as<std::string>();
+            if (key == "model") continue;
+            const bool word = key == "recompute" || key == "dtype" || key == "overlap" || key == "gpu" || key == "sp";
+            if (word ? f_.string(p, field, key.c_str(), false).has_value() : check_count(p, field, key))
+                e.plan.emplace_back(key, kv.second.Scalar());
+        }
+    }
+
+    bool check_count(const YAML::Node& map, const std::string& at, const std::string& key) {
+        const std::optional<int64_t> v = f_.integer(map, at, key.c_str(), false);
+        if (!v) return false;
+        if (*v >= 0 && *v <= (int64_t{1} << 30)) return true;
+        f_.error(map[key], at + "." + key, "0 to 2^30", describe_node(map[key]));
+        return false;
+    }
+
     void replay_fields(const YAML::Node& n, const std::string& at, SuiteEntry& e) {
-        for (const char* key : {"op", "sizes", "algo_file", "dtype"})
+        for (const char* key : {"op", "sizes", "algo_file", "dtype", "ranks"})
             if (n[key]) f_.error(n[key], at + "." + key, "no " + std::string(key) + " in a replay (the trace says)", describe_node(n[key]));
         if (auto s = f_.integer(n, at, "steps", false)) {
             if (*s < 1 || *s > 10000) f_.error(n["steps"], at + ".steps", "1 to 10000", describe_node(n["steps"]));
@@ -154,8 +214,15 @@ private:
     }
 
     static std::string derived_name(const SuiteEntry& e) {
-        std::string where = stem(e.topology.written) + (e.ranks > 0 ? fmt::format(":{}", e.ranks) : "");
+        std::string where = stem(e.topology.written);
+        if (!e.settings.empty()) where += fmt::format("[{}]", fmt::join(e.settings, ","));
+        if (e.ranks > 0) where += fmt::format(":{}", e.ranks);
         if (e.replay) return fmt::format("{}/replay/{}{}", where, stem(e.trace.written), e.steps > 1 ? fmt::format("/x{}", e.steps) : "");
+        if (e.is_plan()) {
+            std::vector<std::string> options;
+            for (const auto& [k, v] : e.plan) options.push_back(k + "=" + v);
+            return fmt::format("{}/plan/{}/{}", where, stem(e.plan_card.written), fmt::join(options, ","));
+        }
         const std::string algo = e.algo_file.empty() ? e.algo : "msccl:" + stem(e.algo_file.written);
         return fmt::format("{}/{}{}/{}", where, e.op.empty() ? "" : e.op + "/", algo, e.proto);
     }

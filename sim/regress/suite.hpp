@@ -15,10 +15,15 @@
 //       topology: ../topologies/cluster-h100-2n.yaml
 //       trace: ../workloads/dp.yaml  # replay: a trace instead of op and sizes
 //       steps: 2
+//     - topology: ../topologies/cluster-h100-2n.yaml
+//       plan: {model: llama-3-8b, tp: 8, dp: 2, global_batch: 64}  # a training layout, as `plan` takes it
 //
-// Either kind also takes ranks, faults, timeout, calibration and model.
+// Either kind also takes ranks, faults, timeout, calibration, model, seed and set:
+// a list of PATH=VALUE changes to the topology, as `--set` takes them.
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/error.hpp"
@@ -37,6 +42,7 @@ struct SuiteEntry {
     SourceLocation where;  // of the entry's mapping
     bool replay = false;   // a trace replay; otherwise a collective over sizes
     SuitePath topology;
+    std::vector<std::string> settings;  // PATH=VALUE changes to the topology, as --set takes them
     // A collective: its operation and sizes (as written: "8", "64K"), and what runs it.
     std::string op;
     std::vector<std::string> sizes;
@@ -46,9 +52,15 @@ struct SuiteEntry {
     // A replay: the trace and how many steps.
     SuitePath trace;
     int steps = 1;
+    // A plan layout: `plan`'s options by their suite names (tp, micro_batch),
+    // as written and checked; the model card is a name or a file (plan_card).
+    std::vector<std::pair<std::string, std::string>> plan{};
+    SuitePath plan_card{};
+    bool is_plan() const { return !plan_card.empty(); }
     SuitePath faults, calibration;
     std::string timeout;  // as written; empty: none
-    std::string model = "auto";
+    std::string model = "auto";  // the tier; a plan's "auto" is plan's own default, fluid
+    std::optional<uint64_t> seed;  // routing (coll) and stragglers (replay); absent: the command's default
     std::optional<double> tolerance;  // a fraction: 0.02 for 2%
     // Every file the entry reads, topology first.
     std::vector<SuitePath> inputs() const;

@@ -203,7 +203,7 @@ TEST_CASE("diagnose refuses a topology with fewer GPUs than the timings have ran
 
 TEST_CASE("a replay report with a number no double holds is bad input, not an internal error") {
     CHECK_THAT(test::input_error_of([] { read_replay_timings(R"({"collectives": [{"step": 1e400}]})", "r.json"); }),
-               Catch::Contains("r.json: json: expected numbers within a double's range, found '1e400'"));
+               Catch::Contains("r.json:1:27: json: expected numbers within a double's range, found '1e400'"));
     CHECK_THAT(test::input_error_of([] { read_replay_timings(R"({"collectives": [)", "r.json"); }),
                Catch::Contains("r.json:1:18: json: expected a replay's JSON report, found malformed JSON"));
 }

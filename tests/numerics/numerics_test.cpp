@@ -125,12 +125,31 @@ TEST_CASE("numerics JSON keeps its names and is deterministic") {
     REQUIRE(a.exit_code == 0);
     CHECK(a.out == b.out);
     auto j = nlohmann::json::parse(a.out);
-    for (const char* k : {"op", "algo", "ranks", "elements", "dtype", "accum", "max_rel_error", "mean_rel_error",
+    for (const char* k : {"op", "algo", "ranks", "elements", "dtype", "accum", "normwise_rel_error",
+                          "max_abs_sum_error", "max_rel_error", "mean_rel_error",
                           "max_ulp", "ranks_bitwise_identical", "runs", "runs_differing"})
         CHECK(j.contains(k));
     CHECK(j["elements"] == 65536);
     CHECK(j["accum"] == "native");
     CHECK(j["runs_differing"] == 0);
+}
+
+TEST_CASE("numerics headlines the normwise error and the error relative to sum|x|, not near-zero sums") {
+    // Normal inputs: some elements sum to nearly 0, where the elementwise relative error is 15 (issue 24 saw 213)
+    // though every rounding is a bf16 one (2^-8 relative to what it rounds).
+    const std::string args = "numerics --op allreduce --algo ring --ranks 8 --elements 64K --dtype bf16 --seed 3";
+    const auto table = collsim::test::run_cli(args);
+    REQUIRE(table.exit_code == 0);
+    CHECK_THAT(table.out, Catch::Contains("algo   normwise err     err/sum|x|    max rel err"));
+    const auto json = collsim::test::run_cli(args + " --format json");
+    REQUIRE(json.exit_code == 0);
+    const auto j = nlohmann::json::parse(json.out);
+    const double normwise = j["normwise_rel_error"], vs_abs_sum = j["max_abs_sum_error"], rel = j["max_rel_error"];
+    CHECK(normwise > 0);
+    CHECK(normwise < 0.01);
+    // Within the worst-case bound gamma_7 (bf16: u = 2^-8) times sum|x|, plus the final rounding.
+    CHECK(vs_abs_sum < 7 * 0x1p-8 / (1 - 7 * 0x1p-8) + 0x1p-8);
+    CHECK(rel > 100 * normwise);
 }
 
 TEST_CASE("numerics rejects bad options with exit 2") {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "sim/core/xml_tree.hpp"
 #include "sim/model/model_version.hpp"
@@ -75,6 +76,29 @@ TEST_CASE("regress counts an entry that now hangs as a regression") {
     CHECK_THAT(again.out, Catch::Contains("hangs, as the baseline says"));
 }
 
+TEST_CASE("a replay that now hangs is a regression too; its step times are the metrics") {
+    TempFile base("replay.json");
+    REQUIRE(regress("replay.yaml", base.path, "--update").exit_code == 0);
+    CHECK_THAT(slurp(base.path), Catch::Contains("\"step_time_us\"") && Catch::Contains("\"exposed_comm_us\""));
+    CHECK(regress("replay.yaml", base.path).exit_code == 0);
+    const auto hang = regress("replay-nic-down.yaml", base.path);
+    CHECK(hang.exit_code == 1);
+    CHECK_THAT(hang.out, Catch::Contains("HANG        dp-step: no progress possible"));
+}
+
+TEST_CASE("a plan entry records the step that collsim plan prints for the layout") {
+    TempFile base("plan.json");
+    REQUIRE(regress("plan.yaml", base.path, "--update").exit_code == 0);
+    const auto baseline = nlohmann::json::parse(slurp(base.path));
+    const auto plan = run_cli("plan -m llama-3-8b -t topologies/cluster-h100-2n.yaml --tp 8 --dp 2 --global-batch 64 "
+                              "--format json");
+    REQUIRE(plan.exit_code == 0);
+    const auto& metrics = baseline["entries"][0]["metrics"];
+    CHECK(metrics["tokens_per_s"].get<double>() == Approx(nlohmann::json::parse(plan.out)["tokens_per_s"].get<double>()));
+    CHECK(metrics.contains("TP AllGather exposed_us"));
+    CHECK(regress("plan.yaml", base.path, "--exact").exit_code == 0);
+}
+
 TEST_CASE("regress reports entries added and gone, and fails them only with --exact") {
     TempFile base("added.json");
     REQUIRE(regress("nvlink.yaml", base.path, "--update").exit_code == 0);
@@ -91,6 +115,40 @@ TEST_CASE("a bad suite field is exit 2 at its line and column") {
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("tests/data/regress/bad-size.yaml:6:16: entries[1].sizes[1]: expected a size of 1 "
                                       "byte or more like 8, 64K, 1MiB or 1G, found '64Q'"));
+}
+
+TEST_CASE("an entry that cannot run is exit 2 at the entry, naming its field") {
+    TempFile base("nvls.json");
+    const auto r = regress("nvls-allgather.yaml", base.path, "--update");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("tests/data/regress/nvls-allgather.yaml:4:5: entries[1].op: expected an operation "
+                                      "that algorithm 'nvls' implements, found 'allgather'"));
+}
+
+TEST_CASE("a bad set: override is exit 2 at its entry") {
+    TempFile base("set.json");
+    const auto r = regress("bad-set.yaml", base.path, "--update");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("tests/data/regress/bad-set.yaml:3:5: entries[0].set #1 'bogus.path=3': bogus: "
+                                      "expected one of the fields there"));
+}
+
+TEST_CASE("regress --format json and csv say what failed, for scripts") {
+    TempFile base("json.json");
+    REQUIRE(regress("nvlink.yaml", base.path, "--update").exit_code == 0);
+    const auto r = regress("nvlink-slow.yaml", base.path, "--tolerance 2% --format json");
+    CHECK(r.exit_code == 1);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["failed"] == true);
+    CHECK(j["totals"]["regressed"] == 1);
+    const auto& entry = j["entries"][0];
+    CHECK(entry["status"] == "regressed");
+    CHECK(entry["changes"][0]["metric"] == "64M time_us");
+    CHECK(entry["changes"][0]["worse_pct"].get<double>() == Approx(4.17).margin(0.01));
+    const auto csv = regress("nvlink-slow.yaml", base.path, "--tolerance 2% --format csv");
+    CHECK(csv.exit_code == 1);
+    CHECK_THAT(csv.out, Catch::StartsWith("entry,status,metric,before,now,worse_pct,regression\n"
+                                          "dgx-h100/allreduce/ring/auto,regressed,64M time_us,380.20"));
 }
 
 TEST_CASE("a baseline of another model version is exit 2 unless --update replaces it") {
@@ -136,5 +194,6 @@ TEST_CASE("regress ignores NCCL_ALGO and NCCL_PROTO, which coll follows") {
     CHECK_THAT(run_cli("coll -t topologies/dgx-h100.yaml --sizes 8").err, Catch::Contains("following NCCL_ALGO=Tree"));
     const auto r = regress("nvlink.yaml", base.path, "--exact");
     CHECK(r.exit_code == 0);
-    CHECK_THAT(r.err, !Catch::Contains("NCCL_ALGO"));
+    CHECK_THAT(r.err, Catch::Contains("note: NCCL_ALGO=Tree in the environment is ignored"));
+    CHECK_THAT(r.err, !Catch::Contains("following NCCL_ALGO"));
 }

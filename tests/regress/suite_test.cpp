@@ -17,15 +17,22 @@ std::string suite_error(const std::string& yaml) {
 TEST_CASE("a suite's entries get stable names and paths relative to the suite") {
     const Suite s = parse_suite(R"(entries:
   - {topology: t.yaml, op: allreduce, algo: ring, proto: simple, sizes: [8, 1M], tolerance: 5%}
-  - {topology: ../t.yaml, trace: w.yaml, steps: 2, ranks: 4}
+  - {topology: ../t.yaml, trace: w.yaml, steps: 2}
   - {name: mine, topology: t.yaml, algo_file: a.xml, sizes: [1M]}
+  - {topology: t.yaml, op: allgather, sizes: [1M], set: [nodes.count=4, fabrics.ib.oversubscription=2:1], ranks: 16}
 )", "dir/s.yaml");
-    REQUIRE(s.entries.size() == 3);
+    REQUIRE(s.entries.size() == 4);
+    CHECK(s.entries[3].name == "t[nodes.count=4,fabrics.ib.oversubscription=2:1]:16/allgather/auto/auto");
+    CHECK(s.entries[3].settings.size() == 2);
+    const Suite p = parse_suite("entries:\n  - {topology: t.yaml, plan: {model: cards/m.yaml, tp: 8, seq: 2048}}\n", "dir/s.yaml");
+    CHECK(p.entries[0].name == "t/plan/m/tp=8,seq=2048");
+    CHECK(p.entries[0].plan_card.resolved == "dir/cards/m.yaml");
+    CHECK(p.entries[0].inputs().size() == 2);
     CHECK(s.entries[0].name == "t/allreduce/ring/simple");
     CHECK(s.entries[0].topology.written == "t.yaml");
     CHECK(s.entries[0].topology.resolved == "dir/t.yaml");
     CHECK(*s.entries[0].tolerance == Approx(0.05));
-    CHECK(s.entries[1].name == "t:4/replay/w/x2");
+    CHECK(s.entries[1].name == "t/replay/w/x2");
     CHECK(s.entries[1].topology.resolved == "t.yaml");
     CHECK(s.entries[2].name == "mine");
     CHECK(s.entries[2].inputs().size() == 2);
@@ -50,6 +57,14 @@ TEST_CASE("suite errors name the line, the field, what was expected and what was
                            "  - {topology: t.yaml, op: allreduce, sizes: [1M]}\n"),
                Catch::Contains("dir/s.yaml:3:5: entries[1].name: expected a name no other entry has"));
     CHECK_THAT(suite_error("model: exact\nentries: []\n"), Catch::Contains("dir/s.yaml:1:8: suite.model"));
+    CHECK_THAT(suite_error("entries:\n  - {topology: t.yaml, plan: {model: llama-3-8b, tp: eight}}\n"),
+               Catch::Contains("dir/s.yaml:2:54: entries[0].plan.tp: expected an integer, found 'eight'"));
+    CHECK_THAT(suite_error("entries:\n  - {topology: t.yaml, plan: {tp: 8}}\n"),
+               Catch::Contains("entries[0].plan.model: expected a model card: a name in models/ or a YAML file (required)"));
+    CHECK_THAT(suite_error("entries:\n  - {topology: t.yaml, plan: {model: m}, sizes: [8]}\n"),
+               Catch::Contains("entries[0].sizes: expected no sizes in a plan entry"));
+    CHECK_THAT(suite_error("entries:\n  - {topology: t.yaml, op: allreduce, sizes: [8], set: [nodes.count]}\n"),
+               Catch::Contains("dir/s.yaml:2:57: entries[0].set[0]: expected PATH=VALUE, as --set takes it"));
 }
 
 TEST_CASE("tolerances are percentages") {

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "sim/core/input_format.hpp"
+#include "sim/core/text_file.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "sim/replay/import/any_trace.hpp"
 #include "sim/replay/import/chakra_et.hpp"
@@ -131,6 +132,11 @@ TEST_CASE("inputs in a format their reader does not take are named as that forma
     CHECK(sniff_input_format("name: dgx\ngpus: 8\n") == InputFormat::text);
     CHECK(sniff_input_format("{\"traceEvents\": []}") == InputFormat::text);
     CHECK(sniff_input_format(std::string("\x07\x0a\x05" "0.0.4", 8)) == InputFormat::chakra_et);
+    // The root element decides, past a long header comment; YAML's merge key is not XML.
+    CHECK(sniff_input_format("<!-- " + std::string(2000, '-') + " -->\n<system>") == InputFormat::nccl_topology_xml);
+    CHECK(sniff_input_format("<<: *defaults\n") == InputFormat::text);
+    CHECK(sniff_input_format("<!-- cut") == InputFormat::xml);
+    CHECK(sniff_input_format("name: x\n\x1b[0m\n") == InputFormat::binary);
 
     const std::string dir = chakra_bad_dir("formats");
     // A .tgz of traces (read_text_file unpacks the gzip; a tar is inside).
@@ -149,14 +155,15 @@ TEST_CASE("inputs in a format their reader does not take are named as that forma
              Case{"replay --topology topologies/dgx-h100.yaml --trace " + dir + "/a.zip",
                   dir + "/a.zip:1:1: file: expected a workload trace (native YAML or JSON, Chakra, PyTorch ET, Kineto), "
                         "found this is a zip archive: unpack it first (unzip)"},
-             // Topologies: the topology reader's own sniffer (sim/hw/topology_format), which reads XML itself.
-             Case{"coll --topology " + dir + "/a.zst", dir + "/a.zst:1:1: topology: expected a topology: schema-v1 "
-                                                             "YAML or NCCL topology XML, found this is binary data"},
+             // Topologies: the same sniffer (sim/core/input_format), whose NCCL XML the reader imports.
+             Case{"coll --topology " + dir + "/a.zst",
+                  dir + "/a.zst:1:1: topology: expected a topology: schema-v1 YAML or NCCL topology XML, found this is "
+                        "a zstd-compressed file: unpack it first (zstd -d)"},
              Case{"coll --topology " + dir + "/topo.xml",
                   dir + "/topo.xml:2:1: NCCL topology XML <system>: expected at least one GPU"},
              Case{"topo check " + test::source_path("workloads/samples/chakra-et/ring.0.et"),
                   "ring.0.et:1:1: topology: expected a topology: schema-v1 YAML or NCCL topology XML, found this is "
-                  "binary data (a Chakra ET protobuf, or an archive?)"},
+                  "a Chakra ET protobuf: give it to `collsim replay --trace`"},
          }) {
         INFO(c.args);
         const test::CliResult r = test::run_cli(c.args);
@@ -169,5 +176,19 @@ TEST_CASE("inputs in a format their reader does not take are named as that forma
     CHECK(r.exit_code == 2);
     CHECK(r.err.size() < 400);
     CHECK_THAT(r.err, Catch::Contains(std::string(120, 'x') + "..."));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("ranks whose imported collectives disagree are named at the node's place", "[chakra]") {
+    // Found by tests/mutation_fuzz.py: the replay's check named the rank file without a place.
+    const std::string dir = chakra_bad_dir("disagree");
+    for (int r : {0, 2, 3}) chakra_copy_sample(dir, r);
+    std::string one = read_text_file(test::source_path("workloads/samples/chakra/chakra.1.json"));
+    one.replace(one.find("\"comm_size\": 16777216"), 21, "\"comm_size\": 8388608");
+    chakra_write(dir + "/chakra.1.json", one);
+    const auto r = test::run_cli("replay --topology topologies/dgx-h100.yaml --trace " + dir);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains(dir + "/chakra.1.json:80:5: op 'ncclDevKernel_AllReduce_Sum_bf16_RING_LL#106' on "
+                                            "rank 1: expected call 1 on 'world' to match rank 0 (allreduce of 16777216 bytes"));
     fs::remove_all(dir);
 }

@@ -23,32 +23,37 @@ using nlohmann::json;
 
 enum class Format { native, kineto };
 
-Format format_of(const std::string& text, const std::string& name, json& doc) {
+// Told from the top-level keys alone, so that a native trace written as JSON
+// is parsed once, by the YAML reader, and not first into a JSON document.
+Format format_of(const std::string& text, const std::string& name) {
     if (!looks_like_json(text)) return Format::native;
     // A file named as JSON is read as JSON, so its errors are JSON's; a
     // native trace may also open with '{' (YAML's flow style): the YAML
     // reader reports where that breaks.
-    if (name.ends_with(".json") || name.ends_with(".json.gz"))
-        doc = parse_json_input(text, name, "a Chakra or Kineto JSON trace");
-    else doc = json::parse(text, nullptr, false);
-    if (doc.is_discarded()) return Format::native;
-    check_json_depth(text, name);  // before anything copies the value recursively
-    if (is_kineto_json(doc)) return Format::kineto;
-    return Format::native;
+    const bool named_json = name.ends_with(".json") || name.ends_with(".json.gz");
+    if (named_json) check_json_depth(text, name);
+    const std::optional<bool> kineto = json_has_top_level_key(text, "traceEvents");
+    if (!kineto && named_json) parse_json_input(text, name, "a Chakra or Kineto JSON trace");  // throws its error
+    return kineto.value_or(false) ? Format::kineto : Format::native;
 }
 
-Trace import_files(const std::vector<std::string>& files, const std::string& source, const TraceImportOptions& options) {
+ImportedProgram import_kineto_file(const std::string& text, const std::string& file) {
+    const json doc = parse_json_input(text, file, "a Chakra or Kineto JSON trace");
+    return with_json_places(text, file, [&] { return import_kineto_rank(doc, text, file); });
+}
+
+// `first_text`: the first file's text, when the caller has read it already.
+Trace import_files(const std::vector<std::string>& files, const std::string& source, const TraceImportOptions& options,
+                   std::string first_text = {}) {
     std::vector<ImportedProgram> ranks;
-    std::optional<Format> format;
+    std::size_t ops = 0;
     for (const std::string& file : files) {
-        json doc;
-        const std::string text = read_text_file(file);
-        const Format f = format_of(text, file, doc);
-        if (f == Format::native || (format && f != *format))
-            throw InputError(SourceLocation{file, 0, 0}, "file",
+        const std::string text = ranks.empty() && !first_text.empty() ? std::move(first_text) : read_text_file(file);
+        if (format_of(text, file) != Format::kineto)
+            throw InputError(SourceLocation{file, 1, 1}, "file",
                              "a Chakra or Kineto JSON trace like the other files of " + source, "another format");
-        format = f;
-        ranks.push_back(with_json_places(text, file, [&] { return import_kineto_rank(doc, text, file); }));
+        ranks.push_back(import_kineto_file(text, file));
+        check_imported_ops(ops += ranks.back().program.ops.size(), file);
     }
     return assemble_trace(std::move(ranks), fs::path(source).filename().string(), source, options.ranks_present);
 }
@@ -72,19 +77,14 @@ Trace load_any_trace(const std::string& path, const TraceImportOptions& options)
     if (std::optional<Trace> chakra = load_chakra_trace(path, options.ranks_present)) return std::move(*chakra);
     std::error_code ec;
     if (fs::is_directory(path, ec)) return import_files(directory_files(path), path, options);
-    const std::string text = read_text_file(path);
-    json doc;
-    switch (format_of(text, path, doc)) {
-        case Format::native:
-            if (static_cast<int64_t>(text.size()) > limits::kMaxNativeTraceBytes)
-                throw InputError(SourceLocation{path, 0, 0}, "file",
-                                 fmt::format("a native trace of at most {} MiB (the native trace size limit: its "
-                                             "YAML reader needs about 60 bytes of memory per byte)",
-                                             limits::kMaxNativeTraceBytes >> 20),
-                                 fmt::format("{} bytes", text.size()));
-            return parse_trace(text, path);
-        case Format::kineto: return import_files({path}, path, options);
-    }
+    std::string text = read_text_file(path);
+    if (format_of(text, path) == Format::kineto) return import_files({path}, path, options, std::move(text));
+    if (static_cast<int64_t>(text.size()) > limits::kMaxNativeTraceBytes)
+        throw InputError(SourceLocation{path, 0, 0}, "file",
+                         fmt::format("a native trace of at most {} MiB (the native trace size limit: its "
+                                     "YAML reader needs about 60 bytes of memory per byte)",
+                                     limits::kMaxNativeTraceBytes >> 20),
+                         fmt::format("{} bytes", text.size()));
     return parse_trace(text, path);
 }
 

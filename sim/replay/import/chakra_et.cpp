@@ -90,6 +90,7 @@ ImportedProgram import_chakra_et_rank(const std::string& bytes, const std::strin
         if (k == 0) continue;
         ChakraNode& n = g.nodes.emplace_back();
         n.where = where;
+        n.at = SourceLocation{file, 0, 0, start};
         n.id = m.id();
         n.name = m.name();
         n.type = m.type();

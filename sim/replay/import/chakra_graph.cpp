@@ -161,7 +161,7 @@ ImportedProgram chakra_program(const ChakraGraph& g, int rank) {
             eager += is_send;
         }
         op.name = short_op_name(n.name.empty() ? "node" : n.name, n.id);
-        op.where = SourceLocation{g.file, 0, 0};
+        op.where = n.at;
         for (std::size_t d : deps[i]) op.after.insert(op.after.end(), wait_for[d].begin(), wait_for[d].end());
         std::sort(op.after.begin(), op.after.end());
         op.after.erase(std::unique(op.after.begin(), op.after.end()), op.after.end());

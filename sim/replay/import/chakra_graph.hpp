@@ -33,6 +33,7 @@ struct ChakraNode {
     // The node's place for errors: its field path in a JSON file
     // ("workload_graph[3]"), or "node[3] (byte 120)" in an .et file.
     std::string where;
+    SourceLocation at;  // where the node begins: a line, or a byte in an .et file
 };
 
 struct ChakraGraph {

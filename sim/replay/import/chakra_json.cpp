@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/json_places.hpp"
 #include "sim/replay/import/chakra_graph.hpp"
 
 namespace collsim {
@@ -59,7 +60,7 @@ ChakraNode chakra_json_node(const json& n, const std::string& file, const std::s
 
 bool is_chakra_json(const json& doc) { return doc.is_object() && doc.contains("workload_graph"); }
 
-ImportedProgram import_chakra_rank(const json& doc, const std::string& file, int rank) {
+ImportedProgram import_chakra_rank(const json& doc, const std::string& text, const std::string& file, int rank) {
     const json& nodes = doc["workload_graph"];
     if (!nodes.is_array()) bad_chakra_json(file, "workload_graph", "a list of nodes", nodes);
     ChakraGraph g;
@@ -76,8 +77,11 @@ ImportedProgram import_chakra_rank(const json& doc, const std::string& file, int
         g.world = n.get<int>();
     }
     g.nodes.reserve(nodes.size());
-    for (std::size_t i = 0; i < nodes.size(); ++i)
+    const std::vector<SourceLocation> places = json_element_places(text, "workload_graph", file, nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
         g.nodes.push_back(chakra_json_node(nodes[i], file, fmt::format("workload_graph[{}]", i)));
+        g.nodes.back().at = places[i];
+    }
     return chakra_program(g, rank);
 }
 

@@ -17,6 +17,7 @@ namespace collsim {
 
 bool is_chakra_json(const nlohmann::json& doc);
 // `rank` comes from the file name; the world size from "ngpus" when present.
-ImportedProgram import_chakra_rank(const nlohmann::json& doc, const std::string& file, int rank);
+ImportedProgram import_chakra_rank(const nlohmann::json& doc, const std::string& text, const std::string& file,
+                                   int rank);
 
 }  // namespace collsim

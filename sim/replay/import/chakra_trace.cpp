@@ -65,13 +65,12 @@ ImportedProgram import_rank(ChakraForm form, const RankFile& f) {
     const std::string text = read_text_file(f.path);
     if (form == ChakraForm::et) return import_chakra_et_rank(text, f.path, f.rank);
     const json doc = parse_json_input(text, f.path, std::string(form_name(form)));
-    check_json_depth(text, f.path);
     if (form == ChakraForm::json ? !is_chakra_json(doc) : !is_pytorch_et(doc))
         throw InputError(SourceLocation{f.path, 1, 1}, "file", std::string(form_name(form)),
                          "JSON without its keys (workload_graph; schema and nodes)");
     return with_json_places(text, f.path, [&] {
-        return form == ChakraForm::json ? import_chakra_rank(doc, f.path, f.rank)
-                                        : import_pytorch_et_rank(doc, f.path, f.rank);
+        return form == ChakraForm::json ? import_chakra_rank(doc, text, f.path, f.rank)
+                                        : import_pytorch_et_rank(doc, text, f.path, f.rank);
     });
 }
 
@@ -95,6 +94,7 @@ void merge_rank_notes(std::vector<ImportedProgram>& ranks, const std::vector<Ran
 Trace import_set(const std::vector<RankFile>& files, ChakraForm form, const std::string& source,
                  bool ranks_present) {
     std::vector<ImportedProgram> ranks;
+    std::size_t ops = 0;
     for (const RankFile& f : files) {
         const ChakraForm other = form_of_head(file_head(f.path));
         if (other != form)
@@ -102,6 +102,7 @@ Trace import_set(const std::vector<RankFile>& files, ChakraForm form, const std:
                              fmt::format("{} like the other rank files of {}", form_name(form), source),
                              std::string(form_name(other)));
         ranks.push_back(import_rank(form, f));
+        check_imported_ops(ops += ranks.back().program.ops.size(), f.path);
     }
     merge_rank_notes(ranks, files, source);
     return assemble_trace(std::move(ranks), fs::path(source).filename().string(), source, ranks_present);

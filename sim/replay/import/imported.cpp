@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/limits.hpp"
 #include "sim/replay/trace_check.hpp"
 
 namespace collsim {
@@ -14,6 +15,14 @@ std::string short_op_name(std::string_view name, uint64_t id) {
     if (name.substr(0, 5) == "void ") name.remove_prefix(5);
     if (name.size() > 48) name = name.substr(0, 48);
     return fmt::format("{}#{}", name, id);
+}
+
+void check_imported_ops(std::size_t ops, const std::string& file) {
+    if (static_cast<int64_t>(ops) > limits::kMaxTraceOps)
+        throw InputError(SourceLocation{file, 1, 1}, "ops",
+                         fmt::format("at most {} ops in an imported trace, over all its rank files (the op limit)",
+                                     limits::kMaxTraceOps),
+                         fmt::format("{} ops up to the end of this file", ops));
 }
 
 namespace {

@@ -38,6 +38,10 @@ struct ImportedProgram {
 Trace assemble_trace(std::vector<ImportedProgram> ranks, const std::string& name, const std::string& source,
                      bool ranks_present = false);
 
+// Throws an InputError at `file` when `ops`, the ops imported so far up to and
+// including that file, are more than limits::kMaxTraceOps.
+void check_imported_ops(std::size_t ops, const std::string& file);
+
 // "aten::mm", "ncclKernel_AllReduce_RING_LL_Sum_float": a name short enough for
 // reports, without the argument list, and unique with its id appended.
 std::string short_op_name(std::string_view name, uint64_t id);

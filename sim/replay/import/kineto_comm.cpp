@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/json_input.hpp"
+
 namespace collsim {
 
 namespace {
@@ -102,7 +104,7 @@ public:
                 out.cut = true;
                 text.replace(text.size() - 6, 6, "]");
             }
-            list = json::parse(text, nullptr, false);
+            list = parse_embedded_json(text);
         }
         if (!list.is_array()) f_.bad(at, "a list of integers, \"[0, 1]\"", &*it);
         for (const json& v : list) {

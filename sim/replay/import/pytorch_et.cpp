@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "sim/core/json_input.hpp"
+#include "sim/core/json_places.hpp"
 #include "sim/core/time.hpp"
 
 namespace collsim {
@@ -116,7 +120,8 @@ struct EtTree {
 
 class PytorchEtReader {
 public:
-    PytorchEtReader(const json& nodes, const std::string& file, int rank) : nodes_(nodes), file_(file) {
+    PytorchEtReader(const json& nodes, std::vector<SourceLocation> places, const std::string& file, int rank)
+        : nodes_(nodes), places_(std::move(places)), file_(file) {
         out_.rank = rank;
         out_.streams = {"comm"};
         out_.comms = {ImportedComm{"world", {}}};
@@ -187,7 +192,7 @@ private:
         const json& values = et_values(nodes_[i]);
         const std::string where = et_values_path(nodes_[i], path(i)) + "[0]";
         const json pgs = values.empty() || !values[0].is_string() ? json()
-                                                                    : json::parse(values[0].get<std::string>(), nullptr, false);
+                                                                    : parse_embedded_json(values[0].get<std::string>());
         if (!pgs.is_array()) bad_et(file_, where, "a JSON list of process groups (pg_name, ranks)", values.empty() ? json() : values[0]);
         for (const json& pg : pgs) {
             if (!pg.is_object() || !pg.contains("pg_name") || !pg["pg_name"].is_string())
@@ -243,7 +248,7 @@ private:
         const uint32_t stream = thread_stream(nodes_[i]);
         TraceOp op;
         op.name = short_op_name(n, nodes_[i]["id"].get<uint64_t>());
-        op.where = SourceLocation{file_, 0, 0};
+        op.where = places_[i];
         if (const auto last = last_on_.find(stream); last != last_on_.end()) op.after.push_back(last->second);
         if (is_comm_call(n)) {
             const auto c = et_collective(n);
@@ -310,6 +315,7 @@ private:
     }
 
     const json& nodes_;
+    std::vector<SourceLocation> places_;  // of each node in the text
     const std::string& file_;
     ImportedProgram out_;
     std::map<std::string, std::vector<int>> groups_;
@@ -323,10 +329,10 @@ bool is_pytorch_et(const json& doc) {
     return doc.is_object() && doc.contains("schema") && doc["schema"].is_string() && doc.contains("nodes");
 }
 
-ImportedProgram import_pytorch_et_rank(const json& doc, const std::string& file, int rank) {
+ImportedProgram import_pytorch_et_rank(const json& doc, const std::string& text, const std::string& file, int rank) {
     const json& nodes = doc["nodes"];
     if (!nodes.is_array()) bad_et(file, "nodes", "a list of nodes (a PyTorch execution trace)", nodes);
-    return PytorchEtReader(nodes, file, rank).read();
+    return PytorchEtReader(nodes, json_element_places(text, "nodes", file, nodes.size()), file, rank).read();
 }
 
 }  // namespace collsim

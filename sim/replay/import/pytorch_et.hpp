@@ -27,6 +27,7 @@
 namespace collsim {
 
 bool is_pytorch_et(const nlohmann::json& doc);
-ImportedProgram import_pytorch_et_rank(const nlohmann::json& doc, const std::string& file, int rank);
+ImportedProgram import_pytorch_et_rank(const nlohmann::json& doc, const std::string& text, const std::string& file,
+                                       int rank);
 
 }  // namespace collsim
