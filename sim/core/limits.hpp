@@ -41,6 +41,11 @@ inline constexpr int kMaxTraceRanks = 1'000'000;
 // that passes it.
 inline constexpr int64_t kMaxTraceOps = int64_t{1} << 22;
 
+// Files in one trace archive (.tgz): a file per rank of the largest imported
+// job (kMaxImportedRanks, 2^20) and a few more; the bytes unpacked are bounded
+// by kMaxInputBytes together.
+inline constexpr int kMaxArchiveFiles = (1 << 20) + 1024;
+
 // Topologies: instances of one node template (count:), and devices made from
 // templates, checked before they are copied. The largest shipped file
 // (cluster-h100-16384n.yaml, 131,072 GPUs) has 381,952 devices and loads in

@@ -68,6 +68,15 @@ std::string read_text_file(const std::string& path, int64_t max_bytes) {
     return text;
 }
 
+std::string read_file_head(const std::string& path, std::size_t bytes) {
+    std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(path.c_str(), "rb"), gzclose);
+    if (!in) return "";
+    std::string head(bytes, '\0');
+    const int n = gzread(in.get(), head.data(), static_cast<unsigned>(head.size()));
+    head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    return head;
+}
+
 SourceLocation text_position(const std::string& text, std::size_t byte, const std::string& name) {
     return text_positions(text, {byte}, name).front();
 }

@@ -22,6 +22,10 @@ std::string read_text_file(const std::string& path, int64_t max_bytes = limits::
 // `option` (the command-line option that gave the path) when it cannot.
 void write_text_file_whole(const std::string& path, const std::string& text, const std::string& option);
 
+// The first `bytes` bytes of the file, gunzipped as read_text_file does
+// (readers tell formats apart by them); empty when it cannot be read.
+std::string read_file_head(const std::string& path, std::size_t bytes);
+
 // The line and column (from 1) of byte `byte` of `text`, in file `name`.
 SourceLocation text_position(const std::string& text, std::size_t byte, const std::string& name);
 

@@ -7,6 +7,7 @@
 
 #include "sim/report/bar_chart.hpp"
 #include "sim/report/compare.hpp"
+#include "sim/report/svg_text.hpp"
 
 namespace collsim {
 
@@ -155,7 +156,7 @@ std::string render_compare_html(const Comparison& c, const HtmlProvenance& p) {
     for (const CompareRow& r : c.rows) {
         const char* colour = r.verdict == "slower" ? kWorseColour : r.verdict == "faster" ? kBetterColour : kSameColour;
         const std::string note = r.ratio ? fmt::format("{:.3f} {}", *r.ratio, r.verdict) : r.verdict;
-        chart.bars.push_back(Bar{r.key, r.ratio.value_or(1.0), colour, note});
+        chart.bars.push_back(Bar{c.kind == "coll" ? size_label(std::stod(r.key)) : r.key, r.ratio.value_or(1.0), colour, note});
     }
     html.heading("B against A").figure(bar_chart_svg(chart));
     const std::vector<std::string> names = value_names(c);

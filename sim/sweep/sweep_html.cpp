@@ -10,7 +10,7 @@ std::string render_sweep_html(const SweepSpec& spec, const std::vector<SweepPoin
                               const std::map<std::size_t, std::vector<std::string>>& rows, const HtmlProvenance& p) {
     HtmlReport html("collsim sweep: " + spec.file);
     html.paragraph(fmt::format("{} points ({}, {} command), {} with results.", points.size(),
-                               spec.zip ? "zip" : "grid", spec.command == SweepCommand::coll ? "coll" : "replay",
+                               spec.zip ? "zip" : "grid", spec.command == SweepCommand::coll ? "coll" : spec.command == SweepCommand::replay ? "replay" : "plan",
                                rows.size()));
     if (!spec.plots.empty()) {
         html.heading("Plots");
@@ -38,8 +38,8 @@ std::vector<HtmlInput> sweep_inputs(const SweepSpec& spec) {
     std::vector<HtmlInput> inputs;
     add_input(inputs, "spec", spec.file);
     for (const SweepParameter& q : spec.parameters)
-        if (is_sweep_file_parameter(q.name))
-            for (const std::string& v : q.values) add_input(inputs, q.name, sweep_value_as_used(spec, q.name, v));
+        for (const std::string& v : q.values)
+            if (is_sweep_file_value(spec, q.name, v)) add_input(inputs, q.name, sweep_value_as_used(spec, q.name, v));
     return inputs;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <map>
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/coll_command.hpp"
+#include "sim/cli/plan_command.hpp"
 #include "sim/cli/replay_command.hpp"
 #include "sim/cli/topology_input.hpp"
 #include "sim/replay/step_metrics.hpp"
@@ -61,26 +63,27 @@ PointValues values_of(const SweepSpec& spec, const SweepPoint& point) {
     return v;
 }
 
-int integer_value(const PointValues& v, const std::string& name) {
+int64_t integer_value(const PointValues& v, const std::string& name) {
     const std::string text = v.get(name);
     std::size_t used = 0;
-    int out = 0;
+    int64_t out = 0;
     try {
-        out = std::stoi(text, &used);
+        out = std::stoll(text, &used);
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used == 0 || used != text.size()) {
+    // Every integer option of coll, replay and plan fits in 32 bits.
+    if (used == 0 || used != text.size() || out < INT32_MIN || out > INT32_MAX) {
         const auto it = v.where.find(option_of(name));
-        throw InputError(it == v.where.end() ? SourceLocation{} : it->second, "parameters." + name, "an integer",
-                         quote_input(text));
+        throw InputError(it == v.where.end() ? SourceLocation{} : it->second, "parameters." + name,
+                         "an integer (32 bits)", quote_input(text));
     }
     return out;
 }
 
 uint64_t seed_value(const PointValues& v, uint64_t fallback) {
     if (!v.has("seed")) return fallback;
-    const int s = integer_value(v, "seed");
+    const int64_t s = integer_value(v, "seed");
     if (s < 0) throw InputError(v.where.at("--seed"), "parameters.seed", "0 or more", std::to_string(s));
     return static_cast<uint64_t>(s);
 }
@@ -110,8 +113,8 @@ std::vector<std::string> coll_metrics(const PointValues& v) {
     if (o.sizes.find_first_of(":,") != std::string::npos)
         throw InputError(v.where.at("--size"), "parameters.size", "one size per value (a list of values sweeps sizes)",
                          quote_input(o.sizes));
-    if (v.has("ranks")) o.ranks = integer_value(v, "ranks"), o.ranks_given = true;
-    if (v.has("channels")) o.channels = integer_value(v, "channels"), o.channels_given = true;
+    if (v.has("ranks")) o.ranks = static_cast<int>(integer_value(v, "ranks")), o.ranks_given = true;
+    if (v.has("channels")) o.channels = static_cast<int>(integer_value(v, "channels")), o.channels_given = true;
     o.dtype = v.get("dtype", o.dtype);
     o.calibration = v.get("calibration");
     o.model = v.get("model", o.model);
@@ -173,6 +176,39 @@ std::vector<std::string> replay_metrics(const PointValues& v) {
     return out;
 }
 
+std::vector<std::string> plan_metrics(const PointValues& v) {
+    PlanCliOptions o;
+    o.model = v.get("model");
+    o.topology = v.get("topology");
+    o.settings = v.settings;
+    const std::map<std::string, int*> ints{{"gpus", &o.gpus}, {"tp", &o.tp}, {"pp", &o.pp},  {"dp", &o.dp},
+                                           {"ep", &o.ep},     {"cp", &o.cp}, {"vpp", &o.vpp}, {"zero", &o.zero}};
+    const std::map<std::string, int64_t*> counts{
+        {"micro_batch", &o.micro_batch}, {"global_batch", &o.global_batch}, {"seq", &o.seq}};
+    const std::map<std::string, std::string*> words{{"sp", &o.sp},           {"recompute", &o.recompute},
+                                                    {"dtype", &o.dtype},     {"overlap", &o.overlap},
+                                                    {"gpu", &o.gpu},         {"calibration", &o.calibration},
+                                                    {"tier", &o.tier}};
+    for (const auto& [name, field] : ints)
+        if (v.has(name)) *field = static_cast<int>(integer_value(v, name));
+    for (const auto& [name, field] : counts)
+        if (v.has(name)) *field = integer_value(v, name);
+    for (const auto& [name, field] : words)
+        if (v.has(name)) *field = v.get(name);
+    const PlanResult p = plan_training(o);
+    const double gib = static_cast<double>(p.memory.total()) / (1024.0 * 1024 * 1024);
+    if (!p.memory.fits()) return {"no", number(gib, 2), "", "", "", "", ""};
+    double exposed = 0;
+    for (const CommLine& c : p.communication) exposed += c.exposed;
+    return {"yes",
+            number(gib, 2),
+            number(p.step * 1e6, 2),
+            number(p.tokens_per_s, 1),
+            number(p.mfu, 4),
+            number(p.step > 0 ? p.bubble / p.step : 0, 4),
+            number(p.step > 0 ? exposed / p.step : 0, 4)};
+}
+
 }  // namespace
 
 std::vector<std::string> sweep_point_values(const SweepSpec& spec, const SweepPoint& point) {
@@ -194,7 +230,12 @@ std::vector<std::string> run_sweep_point(const SweepSpec& spec, const SweepPoint
         return InputError(it->second, fmt::format("point {} {}", point.index, field), e.expected(), e.found());
     };
     try {
-        return spec.command == SweepCommand::coll ? coll_metrics(v) : replay_metrics(v);
+        switch (spec.command) {
+            case SweepCommand::coll: return coll_metrics(v);
+            case SweepCommand::replay: return replay_metrics(v);
+            case SweepCommand::plan: return plan_metrics(v);
+        }
+        return {};
     } catch (const InputErrors& e) {
         std::vector<InputError> all;
         for (const InputError& one : e.errors()) all.push_back(placed(one));

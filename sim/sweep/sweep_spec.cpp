@@ -18,6 +18,11 @@ const std::vector<std::string> kCollParameters{"topology", "op",    "size",     
                                                "model",    "routing", "faults",    "seed"};
 const std::vector<std::string> kReplayParameters{"topology", "trace",  "calibration", "model",
                                                  "routing",  "faults", "seed"};
+const std::vector<std::string> kPlanParameters{
+    "model", "topology",     "gpus", "tp",  "pp",        "dp",        "ep",      "cp",   "vpp",        "zero",
+    "sp",    "micro_batch", "global_batch", "seq", "recompute", "dtype", "overlap", "gpu", "calibration", "tier"};
+const std::vector<std::string> kPlanMetrics{"fits",  "memory_GiB",   "step_time_us", "tokens_per_s",
+                                            "mfu",   "bubble_share", "exposed_comm_share"};
 // What ran is "chosen_": under auto, the tuner's choice.
 const std::vector<std::string> kCollMetrics{"chosen_algo", "chosen_proto", "chosen_channels", "tier",
                                             "time_us",     "algbw_GBps",   "busbw_GBps",      "hang",
@@ -111,20 +116,22 @@ void read_plots(YamlFields& f, const YAML::Node& plots, const std::vector<SweepP
 }  // namespace
 
 const std::vector<std::string>& sweep_parameter_names(SweepCommand c) {
-    return c == SweepCommand::coll ? kCollParameters : kReplayParameters;
+    return c == SweepCommand::coll ? kCollParameters : c == SweepCommand::replay ? kReplayParameters : kPlanParameters;
 }
 
 const std::vector<std::string>& sweep_metric_names(SweepCommand c) {
-    return c == SweepCommand::coll ? kCollMetrics : kReplayMetrics;
+    return c == SweepCommand::coll ? kCollMetrics : c == SweepCommand::replay ? kReplayMetrics : kPlanMetrics;
 }
 
-bool is_sweep_file_parameter(const std::string& name) {
+bool is_sweep_file_value(const SweepSpec& spec, const std::string& parameter, const std::string& value) {
     static const char* const kFileParameters[] = {"topology", "trace", "calibration", "algo_file", "faults"};
-    return std::find(std::begin(kFileParameters), std::end(kFileParameters), name) != std::end(kFileParameters);
+    return std::find(std::begin(kFileParameters), std::end(kFileParameters), parameter) != std::end(kFileParameters) ||
+           (spec.command == SweepCommand::plan && parameter == "model" &&
+            (value.ends_with(".yaml") || value.ends_with(".yml")));
 }
 
 std::string sweep_value_as_used(const SweepSpec& spec, const std::string& parameter, const std::string& value) {
-    if (!is_sweep_file_parameter(parameter) || !std::filesystem::path(value).is_relative() || spec.folder.empty())
+    if (!is_sweep_file_value(spec, parameter, value) || !std::filesystem::path(value).is_relative() || spec.folder.empty())
         return value;
     return (std::filesystem::path(spec.folder) / value).lexically_normal().string();
 }
@@ -139,7 +146,8 @@ SweepSpec read_sweep_spec(const std::string& path) {
     f.check_keys(root, "", {"command", "mode", "parameters", "plots"});
     if (const auto c = f.string(root, "", "command", false)) {
         if (*c == "replay") spec.command = SweepCommand::replay;
-        else if (*c != "coll") f.error(root["command"], "command", "coll or replay", *c);
+        else if (*c == "plan") spec.command = SweepCommand::plan;
+        else if (*c != "coll") f.error(root["command"], "command", "coll, replay or plan", *c);
     }
     if (const auto m = f.string(root, "", "mode", false)) {
         if (*m == "zip") spec.zip = true;
@@ -164,7 +172,9 @@ SweepSpec read_sweep_spec(const std::string& path) {
             read_parameter(f, name, kv.second, p);
             spec.parameters.push_back(std::move(p));
         }
-        const char* required = spec.command == SweepCommand::coll ? "topology" : "trace";
+        const char* required = spec.command == SweepCommand::coll     ? "topology"
+                               : spec.command == SweepCommand::replay ? "trace"
+                                                                      : "model";
         for (const char* need : {"topology", required})
             if (std::none_of(spec.parameters.begin(), spec.parameters.end(),
                              [&](const SweepParameter& p) { return p.name == need; }))

@@ -2,7 +2,7 @@
 // A sweep spec (collsim sweep SPEC.yaml): which command each point runs, the
 // parameters it varies and how they combine, and the plots to draw.
 //
-//   command: coll            # coll (default) or replay
+//   command: coll            # coll (default), replay or plan (a training layout)
 //   mode: grid               # grid (default): every combination, the first
 //                            # parameter varying slowest; zip: the i-th value
 //                            # of every list together (a single value repeats)
@@ -15,7 +15,12 @@
 //   plots:
 //     - {metric: busbw_GBps, x: size, group: set.fabrics.ib.oversubscription}
 //
-// Relative file values (topology, trace, calibration, algo_file, faults) are
+// A plan sweep varies `collsim plan`'s options (model, tp, pp, dp, ep, cp,
+// vpp, zero, sp, micro_batch, global_batch, seq, recompute, dtype, overlap,
+// gpu, tier): its rows say whether the layout fits and, where it does, its
+// step time, tokens/s, MFU, bubble and exposed communication shares.
+// Relative file values (topology, trace, calibration, algo_file, faults, a
+// plan's model card .yaml) are
 // read from the spec's folder. Every error names the spec's file, line and
 // column.
 #include <string>
@@ -25,7 +30,7 @@
 
 namespace collsim {
 
-enum class SweepCommand { coll, replay };
+enum class SweepCommand { coll, replay, plan };
 
 struct SweepParameter {
     std::string name;                 // a parameter name, or set.PATH
@@ -61,9 +66,10 @@ std::vector<SweepPoint> sweep_points(const SweepSpec& spec);
 const std::vector<std::string>& sweep_parameter_names(SweepCommand c);
 // The metric columns a command's points report.
 const std::vector<std::string>& sweep_metric_names(SweepCommand c);
-// Whether a parameter's values name files (topology, trace, calibration,
-// algo_file, faults).
-bool is_sweep_file_parameter(const std::string& name);
+// Whether a parameter's value names a file: topology, trace, calibration,
+// algo_file and faults do; a plan's model does where it ends in .yaml or
+// .yml (otherwise it is a card name in models/).
+bool is_sweep_file_value(const SweepSpec& spec, const std::string& parameter, const std::string& value);
 // A value as a point uses it: a file parameter's relative path read from
 // the spec's folder; any other value as written.
 std::string sweep_value_as_used(const SweepSpec& spec, const std::string& parameter, const std::string& value);

@@ -132,6 +132,25 @@ TEST_CASE("sweep replays points of a trace", "[sweep]") {
     CHECK(lines[1].find(",no,gpu") != std::string::npos);
 }
 
+TEST_CASE("sweep plans training layouts, marking those that do not fit", "[sweep]") {
+    const CliResult r = run_cli("sweep tests/data/sweep/plan.yaml");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto lines = lines_of(r.out);
+    REQUIRE(lines.size() == 5);
+    CHECK(lines[0] == "point,model,topology,tp,micro_batch,fits,memory_GiB,step_time_us,tokens_per_s,mfu,bubble_share,"
+                      "exposed_comm_share");
+    // TP1 with micro-batch 2 needs more than 80 GB in plan's memory model: no step time.
+    CHECK(lines[2].find(",1,2,no,") != std::string::npos);
+    CHECK(lines[2].ends_with(",,,,,"));
+    CHECK(lines[3].find(",8,1,yes,") != std::string::npos);
+    // The same layout as `collsim plan` gives.
+    const CliResult plan = run_cli("plan --model llama-3-8b --topology topologies/cluster-h100-2n.yaml --tp 8 --format json");
+    REQUIRE(plan.exit_code == 0);
+    CHECK(plan.out.find("\"step_time_us\": 271552.5") != std::string::npos);
+    CHECK(lines[3].find(",271552.5") != std::string::npos);
+}
+
 TEST_CASE("sweep spec errors name the spec's line and column", "[sweep]") {
     const CliResult name = run_cli("sweep tests/data/sweep/bad-parameter.yaml");
     CHECK(name.exit_code == 2);

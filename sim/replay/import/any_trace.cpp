@@ -12,6 +12,7 @@
 #include "sim/core/text_file.hpp"
 #include "sim/replay/import/chakra_trace.hpp"
 #include "sim/replay/import/kineto_json.hpp"
+#include "sim/replay/import/trace_archive.hpp"
 #include "sim/replay/import/trace_set.hpp"
 #include "sim/replay/trace_loader.hpp"
 
@@ -71,9 +72,8 @@ std::vector<std::string> directory_files(const std::string& dir) {
     return files;
 }
 
-}  // namespace
-
-Trace load_any_trace(const std::string& path, const TraceImportOptions& options) {
+// Any trace but an archive.
+Trace load_unpacked_trace(const std::string& path, const TraceImportOptions& options) {
     if (std::optional<Trace> chakra = load_chakra_trace(path, options.ranks_present)) return std::move(*chakra);
     std::error_code ec;
     if (fs::is_directory(path, ec)) return import_files(directory_files(path), path, options);
@@ -86,6 +86,19 @@ Trace load_any_trace(const std::string& path, const TraceImportOptions& options)
                                      limits::kMaxNativeTraceBytes >> 20),
                          fmt::format("{} bytes", text.size()));
     return parse_trace(text, path);
+}
+}  // namespace
+
+Trace load_any_trace(const std::string& path, const TraceImportOptions& options) {
+    // An archive is unpacked once: one found inside it is refused as an archive, so that an archive
+    // of itself cannot recurse.
+    const std::optional<UnpackedArchive> archive = unpack_trace_archive(path);
+    if (!archive) return load_unpacked_trace(path, options);
+    Trace t = load_unpacked_trace(archive->trace, options);
+    t.notes.push_back(fmt::format("{}: read from the archive's {} file(s), unpacked", path, archive->files));
+    // Errors after the load (the replay's checks) name the archive, not the folder that is removed.
+    t.source = path;
+    return t;
 }
 
 }  // namespace collsim

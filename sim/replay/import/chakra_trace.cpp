@@ -1,10 +1,7 @@
 #include "sim/replay/import/chakra_trace.hpp"
 
-#include <zlib.h>
-
 #include <filesystem>
 #include <map>
-#include <memory>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -36,19 +33,11 @@ std::string_view form_name(ChakraForm f) {
     }
 }
 
-// The first bytes of a file, gunzipped: enough to tell the forms apart
-// without reading a large trace of another format twice. Chakra's writers
-// put the keys that tell them ("workload_graph"; "schema" ... "nodes")
-// within the first few hundred bytes.
-constexpr std::size_t kHeadBytes = 64 << 10;
-std::string file_head(const std::string& path) {
-    std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(path.c_str(), "rb"), gzclose);
-    if (!in) return "";
-    std::string head(kHeadBytes, '\0');
-    const int n = gzread(in.get(), head.data(), static_cast<unsigned>(head.size()));
-    head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
-    return head;
-}
+// The first bytes of a file: enough to tell the forms apart without reading
+// a large trace of another format twice. Chakra's writers put the keys that
+// tell them ("workload_graph"; "schema" ... "nodes") within the first few
+// hundred bytes.
+std::string file_head(const std::string& path) { return read_file_head(path, 64 << 10); }
 
 // Chakra's JSON opens with "workload_graph"; an execution trace with
 // "schema", "pid", "time" and "start_ts" before its "nodes".
