@@ -6,7 +6,8 @@ packages=(g++ meson ninja-build pkg-config cmake python3 libboost-graph-dev liby
           libpugixml-dev libprotobuf-dev protobuf-compiler  # protobuf: Chakra ET traces (meson option protobuf, optional)
           libopenmpi-dev openmpi-bin  # Open MPI: sweeps over processes (meson option mpi, optional)
           libarchive-dev  # trace archives, .tgz (meson option libarchive, optional)
-          graphviz)  # tests only: 'dot -Tsvg' renders every shipped topology's 'topo dot --collapse'
+          graphviz  # tests only: 'dot -Tsvg' renders every shipped topology's 'topo dot --collapse'
+          chromium)  # tests only: headless, renders the HTML reports (the test warns and skips without it)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

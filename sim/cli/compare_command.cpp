@@ -12,6 +12,7 @@
 #include "sim/cli/provenance.hpp"
 #include "sim/cli/replay_command.hpp"
 #include "sim/cli/topology_input.hpp"
+#include "sim/plan/model_card.hpp"
 #include "sim/plan/plan_compare.hpp"
 #include "sim/replay/replayer.hpp"
 #include "sim/report/compare.hpp"
@@ -168,6 +169,18 @@ PlanResult run_plan_side(const CompareOptions& o, const Variant& v, bool a) {
     return plan_training(p);
 }
 
+// The files both sides read, each once.
+std::vector<HtmlInput> compare_inputs(const CompareOptions& o, const Variant& a, const Variant& b) {
+    std::vector<HtmlInput> inputs;
+    for (const Variant* v : {&a, &b}) add_input(inputs, "topology", v->topology);
+    for (const Variant* v : {&a, &b}) add_input(inputs, "calibration", v->calibration);
+    for (const Variant* v : {&a, &b})
+        if (is_msccl_file(v->algo)) add_input(inputs, "MSCCL algorithm", v->algo);
+    add_input(inputs, "trace", o.trace);
+    if (!o.plan.empty()) add_input(inputs, "model card", find_model_card_file(o.plan, COLLSIM_MODELS_DIR));
+    return inputs;
+}
+
 }  // namespace
 
 CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
@@ -212,6 +225,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
     c->add_option("--format", o.format, "table, json or csv")->capture_default_str();
     c->add_option("--seed", o.seed, "random seed (ECMP hashing)")->capture_default_str();
     c->add_flag("--quiet", o.quiet, "no progress on stderr");
+    add_html_option(c, o.html);
     return c;
 }
 
@@ -262,6 +276,8 @@ int run_compare(const CompareOptions& o) {
                             : o.format == "csv" ? render_compare_csv(c)
                                                 : render_compare_table(c);
     std::fwrite(out.data(), 1, out.size(), stdout);
+    if (!o.html.file.empty())
+        write_html_report(o.html.file, render_compare_html(c, report_provenance(o.html, compare_inputs(o, a, b))));
     return 0;
 }
 

@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/cli/html_option.hpp"
+
 namespace collsim {
 
 // `collsim compare`: variant A against variant B. Each side's topology,
@@ -30,6 +32,7 @@ struct CompareOptions {
     std::string format = "table";
     uint64_t seed = 0;
     bool quiet = false;
+    HtmlOption html;
 };
 
 CLI::App* add_compare_command(CLI::App& app, CompareOptions& opts);

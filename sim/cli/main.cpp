@@ -59,6 +59,11 @@ int main(int argc, char** argv) {
         if (arg == "-o" || arg == "--output") ++i;
         else if (!arg.starts_with("--output=")) gen.command += " " + arg;
     }
+    const std::string report_command = collsim::report_command_line(argc, argv);
+    sweep.html.command_line = report_command;
+    compare.html.command_line = report_command;
+    regress.html.command_line = report_command;
+    plan.html.command_line = report_command;
     // No arguments at all: the usage, not an error about a missing subcommand.
     if (argc < 2) {
         fmt::print("{}", app.help());

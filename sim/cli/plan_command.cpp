@@ -131,6 +131,7 @@ CLI::App* add_plan_command(CLI::App& app, PlanCliOptions& o) {
     c->add_option("--context", o.context, "inference: tokens in the cache (decode) or prompt (prefill)")
         ->capture_default_str();
     c->add_option("--tokens", o.tokens, "decode: tokens a request generates")->capture_default_str();
+    add_html_option(c, o.html);
     return c;
 }
 
@@ -248,6 +249,8 @@ PlanResult plan_training(const PlanCliOptions& o) {
 
 int run_plan(const PlanCliOptions& o) {
     if (o.format != "table" && o.format != "json") bad_option("--format", "table or json", o.format);
+    if (!o.html.file.empty() && (o.search || o.mode != "train"))
+        bad_option("--html", "a training layout's report (not with --search or --mode decode|prefill)", o.html.file);
     PlanInputs in(o);
     const ModelCard& card = in.card;
     const int per_node = in.per_node, gpus = in.gpus;
@@ -277,6 +280,13 @@ int run_plan(const PlanCliOptions& o) {
     std::vector<std::string> notes = plan_notes(settings);
     if (!card.note.empty()) notes.push_back(card.name + ": " + card.note);
     plan_print(o.format == "json" ? plan_json(r).dump(2) + "\n" : render_plan_table(r, notes));
+    if (!o.html.file.empty()) {
+        std::vector<HtmlInput> inputs;
+        add_input(inputs, "model card", find_model_card_file(o.model, COLLSIM_MODELS_DIR));
+        add_input(inputs, "topology", o.topology);
+        add_input(inputs, "calibration", o.calibration);
+        write_html_report(o.html.file, render_plan_html(r, notes, report_provenance(o.html, inputs)));
+    }
     if (!r.memory.fits()) {
         std::fprintf(stderr, "collsim: %s\n", does_not_fit(r).c_str());
         return 1;

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/cli/html_option.hpp"
 #include "sim/plan/planner.hpp"
 
 namespace collsim {
@@ -21,6 +22,7 @@ struct PlanCliOptions {
     std::string shard = "0/1";
     std::string mode = "train";
     int64_t batch = 1, context = 2048, tokens = 256;
+    HtmlOption html;  // a training layout's report (not --search or inference)
 };
 
 CLI::App* add_plan_command(CLI::App& app, PlanCliOptions& o);

@@ -25,6 +25,7 @@ CLI::App* add_regress_command(CLI::App& app, RegressOptions& o) {
     c->add_flag("--exact", o.exact, "fail on any change at all, better or worse, added or gone");
     c->add_option("--junit", o.junit, "also write JUnit XML, one testcase per entry, to this file");
     c->add_option("--format", o.format, "table, json or csv")->capture_default_str();
+    add_html_option(c, o.html);
     return c;
 }
 
@@ -65,6 +66,15 @@ int run_regress(const RegressOptions& o) {
                             : o.format == "csv" ? render_comparison_csv(cmp)
                                                 : render_comparison_table(cmp, o.exact);
     std::fwrite(out.data(), 1, out.size(), stdout);
+    if (!o.html.file.empty()) {
+        // The baseline compared against (before --update rewrites it), then the suite and what it reads.
+        std::vector<HtmlInput> inputs;
+        if (have_baseline) inputs.push_back(hashed_input("baseline", o.baseline));
+        for (const auto& [path, hash] : now.inputs)
+            if (path == now.suite) inputs.push_back({"suite", o.suite, hash});
+            else inputs.push_back({"suite input (from the suite's folder)", path, hash});
+        write_html_report(o.html.file, render_comparison_html(cmp, o.exact, o.suite, report_provenance(o.html, inputs)));
+    }
     if (o.update) {
         write_file(o.baseline, render_baseline(now), "--baseline");
         fmt::print(stderr, "collsim regress: wrote {} ({} entries)\n", o.baseline, now.entries.size());

@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/cli/html_option.hpp"
+
 namespace collsim {
 
 struct RegressOptions {
@@ -12,6 +14,7 @@ struct RegressOptions {
     bool exact = false;           // any change at all fails (collsim's own CI)
     std::string junit;            // JUnit XML to this file; empty: none
     std::string format = "table";
+    HtmlOption html;
 };
 
 CLI::App* add_regress_command(CLI::App& app, RegressOptions& opts);

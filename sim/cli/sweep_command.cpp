@@ -7,30 +7,18 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/html_option.hpp"
 #include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/text_file.hpp"
 #include "sim/sweep/sweep_csv.hpp"
 #include "sim/sweep/sweep_distributed.hpp"
+#include "sim/sweep/sweep_html.hpp"
 #include "sim/sweep/sweep_plot.hpp"
 #include "sim/sweep/sweep_point.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 
 namespace collsim {
-
-namespace {
-
-void write_file(const std::string& path, const std::string& text) {
-    // Whole or not at all: a sweep stopped while writing keeps its old file.
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out) throw InputError(SourceLocation{path, 0, 0}, "-o", "a file that can be written", path);
-    }
-    std::filesystem::rename(tmp, path);
-}
-
-}  // namespace
 
 CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
     CLI::App* c = app.add_subcommand(
@@ -40,6 +28,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
     c->add_option("-o,--output", o.output,
                   "CSV file; points already in it are skipped (resume), the rest added; default: stdout");
     c->add_option("--plot", o.plot_dir, "folder for one SVG per plot of the spec");
+    add_html_option(c, o.html);
     add_progress_options(c, o.progress);
     return c;
 }
@@ -50,6 +39,9 @@ int run_sweep(const SweepOptions& o) {
     const std::vector<SweepPoint> points = sweep_points(spec);
     const SweepProcesses procs = sweep_processes();
     std::map<std::vector<std::string>, std::vector<std::string>> earlier;
+    // A regular file: it is read back to resume and rewritten whole at the end.
+    if (!o.output.empty() && std::filesystem::exists(o.output) && !std::filesystem::is_regular_file(o.output))
+        bad_option("-o", "a regular file (resumed from and rewritten whole; leave -o out for stdout)", o.output);
     if (!o.output.empty()) earlier = read_sweep_csv(o.output, spec);
     std::map<std::size_t, std::vector<std::string>> rows;
     std::vector<SweepPoint> todo;
@@ -81,13 +73,15 @@ int run_sweep(const SweepOptions& o) {
             csv += sweep_csv_row(p.index, sweep_point_values(spec, p), it->second) + "\n";
     if (partial.is_open()) partial.close();
     if (o.output.empty()) std::fwrite(csv.data(), 1, csv.size(), stdout);
-    else write_file(o.output, csv);
+    else write_text_file_whole(o.output, csv, "-o");
     if (!o.plot_dir.empty()) {
         std::filesystem::create_directories(o.plot_dir);
         for (const SweepPlot& plot : spec.plots)
             for (const SweepChart& c : render_sweep_plots(spec, plot, points, rows))
-                write_file((std::filesystem::path(o.plot_dir) / c.name).string(), c.svg);
+                write_text_file_whole((std::filesystem::path(o.plot_dir) / c.name).string(), c.svg, "--plot");
     }
+    if (!o.html.file.empty())
+        write_html_report(o.html.file, render_sweep_html(spec, points, rows, report_provenance(o.html, sweep_inputs(spec))));
     const std::size_t dropped = earlier.size() - resumed;
     std::string summary = fmt::format("collsim sweep: {} points: {} run", points.size(), ran.metrics.size());
     if (procs.size > 1) summary += fmt::format(" over {} processes", procs.size);

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/cli/html_option.hpp"
 #include "sim/cli/progress_monitor.hpp"
 
 namespace collsim {
@@ -12,6 +13,7 @@ struct SweepOptions {
     int jobs = 1;
     std::string output;    // CSV file; empty: stdout
     std::string plot_dir;  // SVG plots; empty: none
+    HtmlOption html;
     ProgressOptions progress;
 };
 

@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include <fmt/format.h>
@@ -97,6 +99,16 @@ std::vector<SourceLocation> text_positions(const std::string& text, const std::v
         out.push_back(SourceLocation{name, line, column});
     }
     return out;
+}
+
+void write_text_file_whole(const std::string& path, const std::string& text, const std::string& option) {
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        if (!out) throw InputError(SourceLocation{path, 0, 0}, option, "a file that can be written", path);
+    }
+    std::filesystem::rename(tmp, path);
 }
 
 }  // namespace collsim

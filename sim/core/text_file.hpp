@@ -17,6 +17,11 @@ namespace collsim {
 // compressed file.
 std::string read_text_file(const std::string& path, int64_t max_bytes = limits::kMaxInputBytes);
 
+// Writes `text` to `path` whole or not at all (through PATH.tmp, renamed),
+// so that a run stopped while writing keeps the old file; InputError naming
+// `option` (the command-line option that gave the path) when it cannot.
+void write_text_file_whole(const std::string& path, const std::string& text, const std::string& option);
+
 // The first `bytes` bytes of the file, gunzipped as read_text_file does
 // (readers tell formats apart by them); empty when it cannot be read.
 std::string read_file_head(const std::string& path, std::size_t bytes);

@@ -126,12 +126,15 @@ ModelCard parse_model_card(const std::string& text, const std::string& name) {
 }
 
 ModelCard find_model_card(const std::string& model, const std::string& models_dir) {
+    return load_model_card(find_model_card_file(model, models_dir));
+}
+
+std::string find_model_card_file(const std::string& model, const std::string& models_dir) {
     namespace fs = std::filesystem;
-    if (model.ends_with(".yaml") || model.ends_with(".yml") || model.find('/') != std::string::npos)
-        return load_model_card(model);
+    if (model.ends_with(".yaml") || model.ends_with(".yml") || model.find('/') != std::string::npos) return model;
     for (const fs::path& dir : {fs::path("models"), fs::path(models_dir)}) {
         const fs::path file = dir / (model + ".yaml");
-        if (fs::exists(file)) return load_model_card(file.string());
+        if (fs::exists(file)) return file.string();
     }
     std::string names;
     std::error_code ec;  // a missing folder lists no cards

@@ -54,5 +54,7 @@ ModelCard parse_model_card(const std::string& text, const std::string& name);
 // --model: a path to a YAML file, or the name of a card in `models_dir`
 // (models/NAME.yaml). Throws InputError naming --model and the cards there.
 ModelCard find_model_card(const std::string& model, const std::string& models_dir);
+// The file find_model_card reads for `model`.
+std::string find_model_card_file(const std::string& model, const std::string& models_dir);
 
 }  // namespace collsim

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/bar_chart.hpp"
+
 namespace collsim {
 
 namespace {
@@ -82,6 +84,47 @@ std::string render_plan_table(const PlanResult& r, const std::vector<std::string
     out += fmt::format("#\n# bottleneck: {}\n", r.bottleneck);
     for (const std::string& n : notes) out += "# note: " + n + "\n";
     return out;
+}
+
+std::string render_plan_html(const PlanResult& r, const std::vector<std::string>& notes, const HtmlProvenance& p) {
+    HtmlReport html(fmt::format("collsim plan: {} on {} GPUs", r.model, r.gpus));
+    html.paragraph("Layout: " + layout_line(r.layout) + ".");
+    const MemoryPerGpu& m = r.memory;
+    if (m.fits()) {
+        BarChart chart{fmt::format("the step, {:.1f} us, by part", r.step * 1e6), "us per step", 0, {}};
+        const auto part = [&](const std::string& name, double seconds) {
+            chart.bars.push_back(Bar{name, seconds * 1e6, "#1f77b4", fmt::format("{:.1f} us ({:.1f}%)", seconds * 1e6, 100 * seconds / r.step)});
+        };
+        part("compute", r.compute);
+        part("pipeline bubble", r.bubble);
+        part("optimizer", r.optimizer);
+        for (const CommLine& c : r.communication) part(c.group + " " + c.op + " exposed", c.exposed);
+        html.heading("Step").figure(bar_chart_svg(chart));
+        html.table(HtmlTable{{"step (us)", "tokens/s", "MFU", "TFLOP/s per GPU", "with recomputation", "bottleneck"},
+                             {{fmt::format("{:.1f}", r.step * 1e6), fmt::format("{:.0f}", r.tokens_per_s),
+                               fmt::format("{:.1f}%", 100 * r.mfu), fmt::format("{:.1f}", r.model_flops_per_gpu * 1e-12),
+                               fmt::format("{:.1f}% {:.1f} TFLOP/s", 100 * r.hfu, r.hardware_flops_per_gpu * 1e-12),
+                               r.bottleneck}}});
+    } else {
+        html.paragraph(does_not_fit(r) + "; no step time.");
+    }
+    html.heading(fmt::format("Memory per GPU (stage {})", m.stage));
+    html.table(HtmlTable{{"weights", "gradients", "optimizer", "activations", "buffers", "total", "capacity", "fits"},
+                         {{gib(m.weights), gib(m.gradients), gib(m.optimizer), gib(m.activations), gib(m.buffers),
+                           gib(m.total()), gib(m.capacity), m.fits() ? "yes" : "NO"}}});
+    if (m.fits()) {
+        HtmlTable comm{{"group", "op", "calls", "bytes", "exposed (us)", "overlapped (us)", "share", "algorithm (largest call)"}, {}};
+        for (const CommLine& c : r.communication)
+            comm.rows.push_back({c.group, c.op, std::to_string(c.calls), std::to_string(c.bytes.count()),
+                                 fmt::format("{:.1f}", c.exposed * 1e6), fmt::format("{:.1f}", c.overlapped * 1e6),
+                                 fmt::format("{:.1f}%", 100 * c.exposed / r.step), c.algo});
+        html.heading("Communication per step").table(comm);
+    }
+    if (!notes.empty()) {
+        html.heading("Notes");
+        for (const std::string& n : notes) html.paragraph(n);
+    }
+    return html.render(p);
 }
 
 }  // namespace collsim

@@ -11,11 +11,15 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/plan/planner.hpp"
+#include "sim/report/html_report.hpp"
 
 namespace collsim {
 
 nlohmann::ordered_json plan_json(const PlanResult& r);
 std::string render_plan_table(const PlanResult& r, const std::vector<std::string>& notes);
+// plan --html: the step's parts as bars, the summary, memory and
+// communication tables, the notes, then `p`.
+std::string render_plan_html(const PlanResult& r, const std::vector<std::string>& notes, const HtmlProvenance& p);
 // One sentence with the numbers, for a layout that does not fit.
 std::string does_not_fit(const PlanResult& r);
 std::string gib(double bytes);

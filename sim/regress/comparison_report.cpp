@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/regress/tolerance.hpp"
+#include "sim/report/bar_chart.hpp"
 
 namespace collsim {
 
@@ -35,6 +36,21 @@ std::string verdict(const MetricChange& m, bool exact) {
     if (m.worse > 0) return exact ? "CHANGED" : "slower";
     return exact ? "CHANGED" : "improved";
 }
+
+std::string summary_line(const Comparison& c, bool exact) {
+    const ComparisonTotals t = totals(c, exact);
+    return fmt::format("{} entries: {} regressed, {} hang, {} improved, {} added, {} gone{}: {}", t.entries,
+                       t.regressed, t.hangs, t.improved, t.added, t.gone, exact ? " (exact: any change fails)" : "",
+                       t.failed ? fmt::format("FAILED ({} entries)", t.failed) : std::string("ok"));
+}
+
+// The entry's change furthest from none, either way; nullptr when none moved.
+const MetricChange* largest_change(const EntryComparison& e) {
+    const MetricChange* out = nullptr;
+    for (const MetricChange& m : e.changes)
+        if (!out || std::fabs(m.worse) > std::fabs(out->worse)) out = &m;
+    return out;
+}
 }  // namespace
 
 std::string render_comparison_table(const Comparison& c, bool exact) {
@@ -53,15 +69,11 @@ std::string render_comparison_table(const Comparison& c, bool exact) {
         for (const std::string& r : e.ran_differently) out += fmt::format("{:<11} {}  {}\n", exact ? "CHANGED" : "ran", e.name, r);
     }
     for (const std::string& i : c.inputs_changed) out += fmt::format("{:<11} {}\n", "input", i);
-    const ComparisonTotals t = totals(c, exact);
-    out += fmt::format("# {} entries: {} regressed, {} hang, {} improved, {} added, {} gone{}: {}\n", t.entries,
-                       t.regressed, t.hangs, t.improved, t.added, t.gone, exact ? " (exact: any change fails)" : "",
-                       t.failed ? fmt::format("FAILED ({} entries)", t.failed) : std::string("ok"));
-    return out;
+    return out + "# " + summary_line(c, exact) + "\n";
 }
 
 namespace {
-// The word the JSON and CSV reports give an entry.
+// The word the JSON, CSV and HTML reports give an entry.
 const char* entry_status(const EntryComparison& e) {
     return e.added ? "added" : e.gone ? "gone" : e.hangs ? "hang" : e.regressed() ? "regressed"
            : e.improved() ? "improved" : e.moved() ? "changed" : "unchanged";
@@ -119,6 +131,34 @@ std::string render_comparison_json(const Comparison& c, bool exact) {
     j["inputs_changed"] = c.inputs_changed;
     j["entries"] = entries;
     return j.dump(2) + "\n";
+}
+
+std::string render_comparison_html(const Comparison& c, bool exact, const std::string& suite, const HtmlProvenance& p) {
+    HtmlReport html("collsim regress: " + suite);
+    html.paragraph(summary_line(c, exact) + ".");
+    BarChart chart{"each entry's largest change (worse to the right)", "change (%)", 0, {}};
+    HtmlTable entries{{"entry", "status", "largest change", "tolerance", "failed"}, {}};
+    HtmlTable changes{{"entry", "metric", "before", "now", "change", "verdict", "tolerance"}, {}};
+    for (const EntryComparison& e : c.entries) {
+        const MetricChange* m = largest_change(e);
+        const char* colour = e.failed(exact) ? kWorseColour : m && m->worse < 0 ? kBetterColour : kSameColour;
+        const std::string status = entry_status(e);
+        chart.bars.push_back(Bar{e.name, m ? m->worse * 100 : 0, colour, m ? percent(m->worse) + " " + status : status});
+        entries.rows.push_back({e.name, status, m ? percent(m->worse) + " " + m->metric : "-",
+                                format_tolerance(e.tolerance), e.failed(exact) ? "FAILED" : "ok"});
+        for (const MetricChange& x : e.changes)
+            changes.rows.push_back({e.name, x.metric, fmt::format("{:.6g}", x.before), fmt::format("{:.6g}", x.now),
+                                    percent(x.worse), verdict(x, exact), format_tolerance(e.tolerance)});
+    }
+    html.heading("Changes by entry").figure(bar_chart_svg(chart));
+    html.heading("Entries").table(entries);
+    if (!changes.rows.empty()) html.heading("Metrics that moved").table(changes);
+    if (!c.inputs_changed.empty()) {
+        HtmlTable inputs{{"input changed since the baseline"}, {}};
+        for (const std::string& i : c.inputs_changed) inputs.rows.push_back({i});
+        html.heading("Inputs").table(inputs);
+    }
+    return html.render(p);
 }
 
 }  // namespace collsim

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/report/coll_report.hpp"
+#include "sim/report/html_report.hpp"
 #include "sim/report/replay_report.hpp"
 
 namespace collsim {
@@ -61,5 +62,8 @@ void add_replay_rows(Comparison& c, const ReplayReport* a, const ReplayReport* b
 std::string render_compare_table(const Comparison& c);
 std::string render_compare_json(const Comparison& c);
 std::string render_compare_csv(const Comparison& c);
+// The page of compare --html: B/A per row as bars from 1, the table, each
+// side's busiest links, then `p`.
+std::string render_compare_html(const Comparison& c, const HtmlProvenance& p);
 
 }  // namespace collsim

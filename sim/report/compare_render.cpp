@@ -1,11 +1,13 @@
-// The three forms of a Comparison: a table for people, JSON for scripts, CSV
-// with one line per row (its busiest link only).
+// The forms of a Comparison: a table for people, JSON for scripts, CSV with
+// one line per row (its busiest link only), and an HTML page.
 #include <algorithm>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/report/bar_chart.hpp"
 #include "sim/report/compare.hpp"
+#include "sim/report/svg_text.hpp"
 
 namespace collsim {
 
@@ -26,6 +28,15 @@ std::string links_text(const std::vector<CompareLink>& links) {
         out += fmt::format("{}{} {:.2f} GB/s {:.0f}%", out.empty() ? "" : "; ", l.name, l.average_GBps,
                            l.utilisation * 100);
     return out;
+}
+
+// Every figure any row has, in the order they first appear.
+std::vector<std::string> value_names(const Comparison& c) {
+    std::vector<std::string> names;
+    for (const CompareRow& r : c.rows)
+        for (const CompareValue& v : r.values)
+            if (std::find(names.begin(), names.end(), v.name) == names.end()) names.push_back(v.name);
+    return names;
 }
 
 nlohmann::ordered_json side_json(const CompareRow& r, bool a) {
@@ -117,11 +128,8 @@ std::string render_compare_json(const Comparison& c) {
 std::string render_compare_csv(const Comparison& c) {
     std::string out = c.kind == "coll" ? "size_bytes" : "row";
     out += ",a_time_us,b_time_us,ratio,verdict";
-    // Every figure any row has, in the order they first appear; a row without one leaves it empty.
-    std::vector<std::string> names;
-    for (const CompareRow& r : c.rows)
-        for (const CompareValue& v : r.values)
-            if (std::find(names.begin(), names.end(), v.name) == names.end()) names.push_back(v.name);
+    // A row without one of the figures leaves it empty.
+    const std::vector<std::string> names = value_names(c);
     for (const std::string& n : names) out += ",a_" + n + ",b_" + n;
     out += ",a_algo,b_algo,a_top_link,a_top_utilisation,b_top_link,b_top_utilisation\n";
     const auto num = [](std::optional<double> v) { return v ? fmt::format("{:.6f}", *v) : std::string(); };
@@ -137,6 +145,43 @@ std::string render_compare_csv(const Comparison& c) {
         out += fmt::format(",{},{},{},{}\n", r.a_algo, r.b_algo, top(r.a_links), top(r.b_links));
     }
     return out;
+}
+
+std::string render_compare_html(const Comparison& c, const HtmlProvenance& p) {
+    HtmlReport html("collsim compare: " + c.what);
+    html.paragraph("A: " + c.a_label).paragraph("B: " + c.b_label);
+    html.paragraph(fmt::format("B/A: B's time over A's; same within {:.1f}%.", c.threshold * 100));
+    BarChart chart{"B/A (time) per row: right of 1, B is slower", "B/A", 1, {}};
+    for (const CompareRow& r : c.rows) {
+        const char* colour = r.verdict == "slower" ? kWorseColour : r.verdict == "faster" ? kBetterColour : kSameColour;
+        const std::string note = r.ratio ? fmt::format("{:.3f} {}", *r.ratio, r.verdict) : r.verdict;
+        chart.bars.push_back(Bar{c.kind == "coll" ? size_label(std::stod(r.key)) : r.key, r.ratio.value_or(1.0), colour, note});
+    }
+    html.heading("B against A").figure(bar_chart_svg(chart));
+    const std::vector<std::string> names = value_names(c);
+    HtmlTable t{{c.kind == "coll" ? "size" : "row", "A time (us)", "B time (us)", "B/A", "verdict"}, {}};
+    for (const std::string& n : names) t.header.push_back("A " + n), t.header.push_back("B " + n);
+    t.header.push_back("A algo"), t.header.push_back("B algo");
+    for (const CompareRow& r : c.rows) {
+        std::vector<std::string> row{r.key, time_cell(r.a_us), time_cell(r.b_us),
+                                     r.ratio ? fmt::format("{:.3f}", *r.ratio) : "-", r.verdict};
+        for (const std::string& n : names) {
+            const auto v = std::find_if(r.values.begin(), r.values.end(), [&](const CompareValue& x) { return x.name == n; });
+            row.push_back(v == r.values.end() ? "" : cell(v->a, is_share(n)));
+            row.push_back(v == r.values.end() ? "" : cell(v->b, is_share(n)));
+        }
+        row.push_back(r.a_algo), row.push_back(r.b_algo);
+        t.rows.push_back(std::move(row));
+    }
+    html.heading("Rows").table(t);
+    HtmlTable links{{c.kind == "coll" ? "size" : "row", "side", "link direction", "average (GB/s)", "share of capacity"}, {}};
+    for (const CompareRow& r : c.rows)
+        for (const auto& [side, list] : {std::pair{"A", &r.a_links}, std::pair{"B", &r.b_links}})
+            for (const CompareLink& l : *list)
+                links.rows.push_back({r.key, side, l.name, fmt::format("{:.2f}", l.average_GBps),
+                                      fmt::format("{:.0f}%", l.utilisation * 100)});
+    if (!links.rows.empty()) html.heading("Busiest link directions").table(links);
+    return html.render(p);
 }
 
 }  // namespace collsim

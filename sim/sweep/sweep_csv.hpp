@@ -4,6 +4,7 @@
 // as RFC 4180 says where they hold a comma, a quote or a line break (a set
 // value like `[2:1, 1:1]`).
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 

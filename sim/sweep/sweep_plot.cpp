@@ -65,13 +65,6 @@ XScale x_scale(const SweepParameter& p) {
     return s;
 }
 
-double nice_step(double span) {
-    const double raw = span / 5, mag = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 2.5, 5.0})
-        if (raw <= m * mag) return m * mag;
-    return 10 * mag;
-}
-
 std::size_t index_of(const SweepSpec& spec, const std::string& name) {
     for (std::size_t j = 0; j < spec.parameters.size(); ++j)
         if (spec.parameters[j].name == name) return j;

@@ -20,10 +20,6 @@ namespace collsim {
 
 namespace {
 
-// Values naming files are read from the spec's folder unless absolute.
-const char* const kFileParameters[] = {"topology", "trace", "calibration", "algo_file", "faults"};
-// A plan's model is a card name in models/ or a YAML file: a file only where it ends so.
-
 struct PointValues {
     std::map<std::string, std::string> value;           // by parameter name (set: all settings)
     std::map<std::string, SourceLocation> where;        // by option name, e.g. --op
@@ -63,14 +59,7 @@ PointValues values_of(const SweepSpec& spec, const SweepPoint& point) {
         }
         // `calibration: defaults`: the specs' figures, as coll without --calibration.
         if (p.name == "calibration" && text == "defaults") continue;
-        std::string value = text;
-        const bool file = std::find(std::begin(kFileParameters), std::end(kFileParameters), p.name) !=
-                              std::end(kFileParameters) ||
-                          (spec.command == SweepCommand::plan && p.name == "model" &&
-                           (value.ends_with(".yaml") || value.ends_with(".yml")));
-        if (file && std::filesystem::path(value).is_relative() && !spec.folder.empty())
-            value = (std::filesystem::path(spec.folder) / value).lexically_normal().string();
-        v.value[p.name] = value;
+        v.value[p.name] = sweep_value_as_used(spec, p.name, text);
         v.where[option_of(p.name)] = at;
     }
     return v;

@@ -123,6 +123,20 @@ const std::vector<std::string>& sweep_metric_names(SweepCommand c) {
     return c == SweepCommand::coll ? kCollMetrics : c == SweepCommand::replay ? kReplayMetrics : kPlanMetrics;
 }
 
+bool is_sweep_file_value(const SweepSpec& spec, const std::string& parameter, const std::string& value) {
+    static const char* const kFileParameters[] = {"topology", "trace", "calibration", "algo_file", "faults"};
+    if (parameter == "calibration" && value == "defaults") return false;
+    return std::find(std::begin(kFileParameters), std::end(kFileParameters), parameter) != std::end(kFileParameters) ||
+           (spec.command == SweepCommand::plan && parameter == "model" &&
+            (value.ends_with(".yaml") || value.ends_with(".yml")));
+}
+
+std::string sweep_value_as_used(const SweepSpec& spec, const std::string& parameter, const std::string& value) {
+    if (!is_sweep_file_value(spec, parameter, value) || !std::filesystem::path(value).is_relative() || spec.folder.empty())
+        return value;
+    return (std::filesystem::path(spec.folder) / value).lexically_normal().string();
+}
+
 SweepSpec read_sweep_spec(const std::string& path) {
     const YAML::Node root = load_yaml_file(path);
     YamlFields f(path);

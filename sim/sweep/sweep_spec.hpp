@@ -67,5 +67,12 @@ std::vector<SweepPoint> sweep_points(const SweepSpec& spec);
 const std::vector<std::string>& sweep_parameter_names(SweepCommand c);
 // The metric columns a command's points report.
 const std::vector<std::string>& sweep_metric_names(SweepCommand c);
+// Whether a parameter's value names a file: topology, trace, calibration,
+// algo_file and faults do; a plan's model does where it ends in .yaml or
+// .yml (otherwise it is a card name in models/).
+bool is_sweep_file_value(const SweepSpec& spec, const std::string& parameter, const std::string& value);
+// A value as a point uses it: a file parameter's relative path read from
+// the spec's folder; any other value as written.
+std::string sweep_value_as_used(const SweepSpec& spec, const std::string& parameter, const std::string& value);
 
 }  // namespace collsim

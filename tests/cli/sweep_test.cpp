@@ -163,6 +163,9 @@ TEST_CASE("sweep spec errors name the spec's line and column", "[sweep]") {
     CHECK(zip.err.find("bad-zip.yaml:6:9: parameters.algo: expected 3 values") != std::string::npos);
     CHECK(run_cli("sweep tests/data/sweep/coll-grid.yaml -j 0").exit_code == 2);
     CHECK(run_cli("sweep tests/data/sweep/missing.yaml").exit_code == 2);
+    const CliResult device = run_cli("sweep tests/data/sweep/coll-zip.yaml -o /dev/null");
+    CHECK(device.exit_code == 2);
+    CHECK(device.err.find("-o: expected a regular file") != std::string::npos);
 }
 
 #ifdef COLLSIM_HAVE_MPI
