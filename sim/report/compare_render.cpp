@@ -167,8 +167,8 @@ std::string render_compare_html(const Comparison& c, const HtmlProvenance& p) {
                                      r.ratio ? fmt::format("{:.3f}", *r.ratio) : "-", r.verdict};
         for (const std::string& n : names) {
             const auto v = std::find_if(r.values.begin(), r.values.end(), [&](const CompareValue& x) { return x.name == n; });
-            row.push_back(v == r.values.end() ? "" : cell(v->a, is_share(n)));
-            row.push_back(v == r.values.end() ? "" : cell(v->b, is_share(n)));
+            row.push_back(v == r.values.end() ? "" : cell(v->a, v->share));
+            row.push_back(v == r.values.end() ? "" : cell(v->b, v->share));
         }
         row.push_back(r.a_algo), row.push_back(r.b_algo);
         t.rows.push_back(std::move(row));
