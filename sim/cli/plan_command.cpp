@@ -14,6 +14,7 @@
 #include "sim/hw/nodes.hpp"
 #include "sim/hw/topology_loader.hpp"
 #include "sim/plan/inference_report.hpp"
+#include "sim/plan/plan_html.hpp"
 #include "sim/plan/plan_report.hpp"
 #include "sim/plan/search.hpp"
 #include "sim/validate/calibration_profile.hpp"
@@ -52,6 +53,15 @@ std::pair<int, int> plan_shard(const std::string& s) {
 
 void plan_print(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
+// What --html lists as read: the model card, the topology, the calibration.
+HtmlProvenance plan_provenance(const PlanCliOptions& o) {
+    std::vector<HtmlInput> inputs;
+    add_input(inputs, "model card", find_model_card_file(o.model, COLLSIM_MODELS_DIR));
+    add_input(inputs, "topology", o.topology);
+    add_input(inputs, "calibration", o.calibration);
+    return report_provenance(o.html, inputs);
+}
+
 int run_search(const ModelCard& card, const PlanCliOptions& o, const Layout& base, int per_node,
                const PlanSettings& settings, CollectiveCosts& costs) {
     if (o.top < 1) bad_option("--top", "1 or more", std::to_string(o.top));
@@ -62,6 +72,10 @@ int run_search(const ModelCard& card, const PlanCliOptions& o, const Layout& bas
     so.sp = o.sp == "auto" || parse_on_off("--sp", o.sp);
     std::tie(so.shard, so.shards) = plan_shard(o.shard);
     const SearchResult r = search_layouts(card, so, settings, costs);
+    if (!o.html.file.empty())
+        write_html_report(o.html.file, render_search_html(card.name, o.gpus, costs.topology().name(), r,
+                                                          static_cast<std::size_t>(o.top), plan_notes(settings),
+                                                          plan_provenance(o)));
     if (o.format == "json") {
         nlohmann::ordered_json j;
         j["model"] = card.name;
@@ -249,8 +263,6 @@ PlanResult plan_training(const PlanCliOptions& o) {
 
 int run_plan(const PlanCliOptions& o) {
     if (o.format != "table" && o.format != "json") bad_option("--format", "table or json", o.format);
-    if (!o.html.file.empty() && (o.search || o.mode != "train"))
-        bad_option("--html", "a training layout's report (not with --search or --mode decode|prefill)", o.html.file);
     PlanInputs in(o);
     const ModelCard& card = in.card;
     const int per_node = in.per_node, gpus = in.gpus;
@@ -264,6 +276,7 @@ int run_plan(const PlanCliOptions& o) {
         q.dtype = in.dtype;
         check_inference(card, q, gpus, per_node);
         const InferenceResult r = plan_inference(card, q, settings, costs);
+        if (!o.html.file.empty()) write_html_report(o.html.file, render_inference_html(r, plan_provenance(o)));
         plan_print(o.format == "json" ? inference_json(r).dump(2) + "\n" : render_inference_table(r));
         return r.fits() ? 0 : 1;
     }
@@ -280,13 +293,7 @@ int run_plan(const PlanCliOptions& o) {
     std::vector<std::string> notes = plan_notes(settings);
     if (!card.note.empty()) notes.push_back(card.name + ": " + card.note);
     plan_print(o.format == "json" ? plan_json(r).dump(2) + "\n" : render_plan_table(r, notes));
-    if (!o.html.file.empty()) {
-        std::vector<HtmlInput> inputs;
-        add_input(inputs, "model card", find_model_card_file(o.model, COLLSIM_MODELS_DIR));
-        add_input(inputs, "topology", o.topology);
-        add_input(inputs, "calibration", o.calibration);
-        write_html_report(o.html.file, render_plan_html(r, notes, report_provenance(o.html, inputs)));
-    }
+    if (!o.html.file.empty()) write_html_report(o.html.file, render_plan_html(r, notes, plan_provenance(o)));
     if (!r.memory.fits()) {
         std::fprintf(stderr, "collsim: %s\n", does_not_fit(r).c_str());
         return 1;

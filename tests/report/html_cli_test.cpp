@@ -99,7 +99,7 @@ TEST_CASE("regress --html holds each entry's largest change, every metric that m
     check_provenance(s, "collsim " + args, "tests/data/regress/nvlink-slow.yaml");
 }
 
-TEST_CASE("plan --html holds the step's parts as bars, memory and communication; not with --search", "[html][plan]") {
+TEST_CASE("plan --html holds the step's parts as bars, memory and communication", "[html][plan]") {
     const std::string args = "plan --topology topologies/dgx-h100.yaml --model llama-3-8b --tp 8";
     const HtmlShape s = html_shape(html_of(args));
     INFO(s.error);
@@ -110,9 +110,36 @@ TEST_CASE("plan --html holds the step's parts as bars, memory and communication;
     CHECK_THAT(s.text, Catch::Contains("TP ReduceScatter exposed"));
     check_provenance(s, "collsim " + args, "models/llama-3-8b.yaml");
     check_provenance(s, "collsim " + args, "topologies/dgx-h100.yaml");
-    const CliResult search = run_cli(args + " --search --global-batch 8 --html /tmp/collsim-html-refused.html");
-    CHECK(search.exit_code == 2);
-    CHECK_THAT(search.err, Catch::Contains("--html"));
+}
+
+TEST_CASE("plan --search --html ranks the layouts as bars and a table", "[html][plan]") {
+    const std::string args =
+        "plan --topology topologies/cluster-h100-2n.yaml --model llama-3-8b --search --global-batch 64 --top 5";
+    const HtmlShape s = html_shape(html_of(args));
+    INFO(s.error);
+    REQUIRE(s.well_formed);
+    CHECK(s.count("svg") == 1);
+    CHECK(s.count("rect") == 1 + 5);  // the five best layouts
+    CHECK(s.count("table") == 2);     // the ranking, inputs
+    CHECK(s.count("tr") >= 1 + 5);
+    CHECK_THAT(s.text, Catch::Contains("ranked by tokens/s"));
+    // The page's best layout is the table's.
+    const CliResult table = run_cli(args);
+    REQUIRE(table.exit_code == 0);
+    CHECK_THAT(s.text, Catch::Contains("1. TP"));
+    check_provenance(s, "collsim " + args, "topologies/cluster-h100-2n.yaml");
+}
+
+TEST_CASE("plan --mode decode --html shows time per token, the layer's split and memory", "[html][plan]") {
+    const std::string args = "plan --topology topologies/dgx-h100.yaml --model llama-3-8b --mode decode --tp 8";
+    const HtmlShape s = html_shape(html_of(args));
+    INFO(s.error);
+    REQUIRE(s.well_formed);
+    CHECK(s.count("svg") == 1);
+    CHECK(s.count("rect") == 1 + 2);  // compute, TP AllReduce x 2
+    CHECK(s.count("table") == 3);     // time, memory, inputs
+    CHECK_THAT(s.text, Catch::Contains("per token (us)"));
+    check_provenance(s, "collsim " + args, "models/llama-3-8b.yaml");
 }
 
 }  // namespace collsim::test
