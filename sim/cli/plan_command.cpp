@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/options.hpp"
+#include "sim/cli/provenance.hpp"
 #include "sim/cli/topology_input.hpp"
 #include "sim/core/error.hpp"
 #include "sim/hw/nodes.hpp"
@@ -53,6 +54,9 @@ std::pair<int, int> plan_shard(const std::string& s) {
 
 void plan_print(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
+// What every JSON output says of how it was made (provenance.hpp).
+Provenance plan_stamp(const PlanCliOptions& o) { return Provenance{o.topology, o.calibration, true, {}, o.tier, o.settings}; }
+
 // What --html lists as read: the model card, the topology, the calibration.
 HtmlProvenance plan_provenance(const PlanCliOptions& o) {
     std::vector<HtmlInput> inputs;
@@ -84,7 +88,7 @@ int run_search(const ModelCard& card, const PlanCliOptions& o, const Layout& bas
         j["fitting"] = r.ranked.size();
         j["layouts"] = nlohmann::ordered_json::array();
         for (const PlanResult& p : r.ranked) j["layouts"].push_back({{"micro_batch", p.layout.micro_batch}, {"plan", plan_json(p)}});
-        plan_print(j.dump(2) + "\n");
+        plan_print(stamp_json(j.dump(2), plan_stamp(o)));
         return 0;
     }
     std::string out = fmt::format("# search: {} on {} GPUs ({}): {} layouts valid, {} do not fit memory, {} ranked; "
@@ -277,7 +281,7 @@ int run_plan(const PlanCliOptions& o) {
         check_inference(card, q, gpus, per_node);
         const InferenceResult r = plan_inference(card, q, settings, costs);
         if (!o.html.file.empty()) write_html_report(o.html.file, render_inference_html(r, plan_provenance(o)));
-        plan_print(o.format == "json" ? inference_json(r).dump(2) + "\n" : render_inference_table(r));
+        plan_print(o.format == "json" ? stamp_json(inference_json(r).dump(2), plan_stamp(o)) : render_inference_table(r));
         return r.fits() ? 0 : 1;
     }
     if (o.mode != "train") bad_option("--mode", "one of train, decode, prefill", o.mode);
@@ -292,7 +296,7 @@ int run_plan(const PlanCliOptions& o) {
     const PlanResult r = plan_training(in, l);
     std::vector<std::string> notes = plan_notes(settings);
     if (!card.note.empty()) notes.push_back(card.name + ": " + card.note);
-    plan_print(o.format == "json" ? plan_json(r).dump(2) + "\n" : render_plan_table(r, notes));
+    plan_print(o.format == "json" ? stamp_json(plan_json(r).dump(2), plan_stamp(o)) : render_plan_table(r, notes));
     if (!o.html.file.empty()) write_html_report(o.html.file, render_plan_html(r, notes, plan_provenance(o)));
     if (!r.memory.fits()) {
         std::fprintf(stderr, "collsim: %s\n", does_not_fit(r).c_str());

@@ -15,14 +15,17 @@ const std::string kPlanSearch =
     kPlan128 + "--model llama-3-8b --gpus 64 --global-batch 256 --seq 4096 --search --format json";
 }  // namespace
 
-TEST_CASE("plan JSON has the issue's keys and no others", "[plan]") {
+TEST_CASE("plan JSON has the issue's keys and no others, after the provenance every JSON carries", "[plan]") {
     const auto r = run_cli(kPlan128 + "--model llama-3-70b --tp 8 --pp 4 --dp 4 --global-batch 128 --format json");
     REQUIRE(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out);
     std::vector<std::string> keys;
     for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
-    CHECK(keys == std::vector<std::string>{"bottleneck", "bubble_share", "communication", "gpus", "layout",
-                                           "memory_per_gpu", "mfu", "model", "step_time_us", "tokens_per_s"});
+    CHECK(keys == std::vector<std::string>{"bottleneck", "bubble_share", "collsim_version", "communication", "gpus",
+                                           "inputs", "layout", "memory_per_gpu", "mfu", "model", "step_time_us",
+                                           "tokens_per_s"});
+    CHECK(j["inputs"]["topology"]["fnv1a64"].is_string());
+    CHECK(j["inputs"]["model"] == "fluid");
     std::vector<std::string> layout, memory;
     for (auto it = j["layout"].begin(); it != j["layout"].end(); ++it) layout.push_back(it.key());
     for (auto it = j["memory_per_gpu"].begin(); it != j["memory_per_gpu"].end(); ++it) memory.push_back(it.key());
