@@ -61,9 +61,7 @@ std::vector<CollLink> busiest_coll_links(const Topology& topo, std::vector<LinkT
     out.reserve(n);
     for (std::size_t k = 0; k < n; ++k) {
         const LinkTraffic& t = traffic[k];
-        CollLink l{link_name(topo, t.channel), t.bytes, 0, 0, t.peak_flows,
-                   topo.device(topo.channel_source(t.channel)).kind == DeviceKind::network_switch &&
-                       topo.device(topo.channel_target(t.channel)).kind == DeviceKind::network_switch};
+        CollLink l{link_name(topo, t.channel), t.bytes, 0, 0, t.peak_flows, between_network_switches(topo, t.channel)};
         if (span_s > 0) l.average_GBps = static_cast<double>(t.bytes.count()) / span_s / 1e9;
         if (t.capacity.bps() > 0) l.utilisation = l.average_GBps / t.capacity.gbps();
         out.push_back(std::move(l));

@@ -1,5 +1,7 @@
 #include "sim/cli/options.hpp"
 
+#include <charconv>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -36,6 +38,13 @@ bool parse_on_off(const std::string& option, const std::string& text) {
     if (text == "on") return true;
     if (text == "off") return false;
     bad_option(option, "on or off", text);
+}
+
+std::optional<int32_t> parse_int32(std::string_view text) {
+    int32_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc{} || end != text.data() + text.size() || text.empty()) return std::nullopt;
+    return v;
 }
 
 std::vector<std::string> split_list(const std::string& text) {

@@ -1,7 +1,9 @@
 #pragma once
 // Helpers every subcommand uses to check its options.
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +24,9 @@ std::optional<Time> parse_timeout(const std::string& text);
 
 // "on" -> true, "off" -> false; anything else is bad input naming `option`.
 bool parse_on_off(const std::string& option, const std::string& text);
+
+// A whole decimal integer of 32 bits ("8", "-1"); nullopt for anything else.
+std::optional<int32_t> parse_int32(std::string_view text);
 
 // "a,b,c" -> {"a", "b", "c"}
 std::vector<std::string> split_list(const std::string& text);

@@ -1,6 +1,5 @@
 #include "sim/cli/plan_command.hpp"
 
-#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -251,12 +250,10 @@ bool set_plan_layout_option(PlanCliOptions& o, const std::string& key, const std
     const auto i = ints.find(key);
     const auto c = counts.find(key);
     if (i == ints.end() && c == counts.end()) return false;
-    int64_t n = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-    if (ec != std::errc{} || end != value.data() + value.size() || n < INT32_MIN || n > INT32_MAX)
-        throw InputError(SourceLocation{}, field, "an integer (32 bits)", quote_input(value));
-    if (i != ints.end()) *i->second = static_cast<int>(n);
-    else *c->second = n;
+    const std::optional<int32_t> n = parse_int32(value);
+    if (!n) throw InputError(SourceLocation{}, field, "an integer (32 bits)", quote_input(value));
+    if (i != ints.end()) *i->second = *n;
+    else *c->second = *n;
     return true;
 }
 

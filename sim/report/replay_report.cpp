@@ -10,6 +10,11 @@ std::string link_name(const Topology& topo, ChannelId c) {
     return fmt::format("{}->{}", topo.device(topo.channel_source(c)).name, topo.device(topo.channel_target(c)).name);
 }
 
+bool between_network_switches(const Topology& topo, ChannelId c) {
+    return topo.device(topo.channel_source(c)).kind == DeviceKind::network_switch &&
+           topo.device(topo.channel_target(c)).kind == DeviceKind::network_switch;
+}
+
 std::vector<LinkUsage> busiest_links(const Topology& topo, const ReplayResult& r, std::size_t top) {
     std::vector<LinkUsage> all;
     const double span_s = static_cast<double>(r.makespan.ps()) / 1e12;

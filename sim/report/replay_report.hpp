@@ -28,6 +28,8 @@ struct LinkUsage {
 // Link directions by bytes carried, most first (ties by channel); at most `top`.
 std::vector<LinkUsage> busiest_links(const Topology& topo, const ReplayResult& r, std::size_t top);
 std::string link_name(const Topology& topo, ChannelId c);
+// Whether link direction `c` joins two network switches (a fat-tree's leaf-spine tiers).
+bool between_network_switches(const Topology& topo, ChannelId c);
 
 struct ReplayReport {
     const Topology* topo = nullptr;

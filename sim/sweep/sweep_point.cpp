@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/coll_command.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/cli/plan_command.hpp"
 #include "sim/cli/replay_command.hpp"
 #include "sim/cli/topology_input.hpp"
@@ -65,36 +66,40 @@ PointValues values_of(const SweepSpec& spec, const SweepPoint& point) {
     return v;
 }
 
-int64_t integer_value(const PointValues& v, const std::string& name) {
+// Every integer option of coll, replay and plan fits in 32 bits.
+int integer_value(const PointValues& v, const std::string& name) {
     const std::string text = v.get(name);
-    std::size_t used = 0;
-    int64_t out = 0;
-    try {
-        out = std::stoll(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    // Every integer option of coll, replay and plan fits in 32 bits.
-    if (used == 0 || used != text.size() || out < INT32_MIN || out > INT32_MAX) {
+    const std::optional<int32_t> n = parse_int32(text);
+    if (!n) {
         const auto it = v.where.find(option_of(name));
         throw InputError(it == v.where.end() ? SourceLocation{} : it->second, "parameters." + name,
                          "an integer (32 bits)", quote_input(text));
     }
-    return out;
+    return *n;
 }
 
 uint64_t seed_value(const PointValues& v, uint64_t fallback) {
     if (!v.has("seed")) return fallback;
-    const int64_t s = integer_value(v, "seed");
+    const int s = integer_value(v, "seed");
     if (s < 0) throw InputError(v.where.at("--seed"), "parameters.seed", "0 or more", std::to_string(s));
     return static_cast<uint64_t>(s);
 }
 
 std::string number(double x, int digits) { return fmt::format("{:.{}f}", x, digits); }
 
-bool between_switches(const Topology& topo, ChannelId c) {
-    return topo.device(topo.channel_source(c)).kind == DeviceKind::network_switch &&
-           topo.device(topo.channel_target(c)).kind == DeviceKind::network_switch;
+// The busiest link direction and the busiest between switches, with their
+// utilisation: the last four metric columns of coll and replay points.
+// `links`: busiest first.
+template <class Link, class BetweenSwitches>
+std::vector<std::string> link_columns(const std::vector<Link>& links, BetweenSwitches between_switches) {
+    std::vector<std::string> out(4);
+    if (!links.empty()) out[0] = links.front().name, out[1] = number(links.front().utilisation, 4);
+    for (const Link& l : links)
+        if (between_switches(l)) {
+            out[2] = l.name, out[3] = number(l.utilisation, 4);
+            break;
+        }
+    return out;
 }
 
 std::vector<std::string> coll_metrics(const PointValues& v) {
@@ -115,8 +120,8 @@ std::vector<std::string> coll_metrics(const PointValues& v) {
     if (o.sizes.find_first_of(":,") != std::string::npos)
         throw InputError(v.where.at("--size"), "parameters.size", "one size per value (a list of values sweeps sizes)",
                          quote_input(o.sizes));
-    if (v.has("ranks")) o.ranks = static_cast<int>(integer_value(v, "ranks")), o.ranks_given = true;
-    if (v.has("channels")) o.channels = static_cast<int>(integer_value(v, "channels")), o.channels_given = true;
+    if (v.has("ranks")) o.ranks = integer_value(v, "ranks"), o.ranks_given = true;
+    if (v.has("channels")) o.channels = integer_value(v, "channels"), o.channels_given = true;
     o.dtype = v.get("dtype", o.dtype);
     o.calibration = v.get("calibration");
     o.model = v.get("model", o.model);
@@ -128,14 +133,9 @@ std::vector<std::string> coll_metrics(const PointValues& v) {
     o.progress.quiet = true;
     const CollRun run = simulate_coll(o, nullptr);
     const CollRow& r = run.report.rows.at(0);
-    std::vector<std::string> links(4);
-    if (r.links && !r.links->empty()) links[0] = r.links->front().name, links[1] = number(r.links->front().utilisation, 4);
-    if (r.links)
-        for (const CollLink& l : *r.links)
-            if (l.between_switches) {
-                links[2] = l.name, links[3] = number(l.utilisation, 4);
-                break;
-            }
+    static const std::vector<CollLink> none;
+    const std::vector<std::string> links =
+        link_columns(r.links ? *r.links : none, [](const CollLink& l) { return l.between_switches; });
     std::vector<std::string> out{r.algo, r.proto, std::to_string(r.channels), r.model};
     if (r.hang) out.insert(out.end(), {"", "", "", "yes"});
     else
@@ -166,14 +166,9 @@ std::vector<std::string> replay_metrics(const PointValues& v) {
     else
         out = {number(static_cast<double>(m.step_time.ps()) / 1e6, 2), number(m.average.compute, 4),
                number(m.average.exposed_comm, 4), number(m.average.idle, 4), std::to_string(r.collectives.size()), "no"};
-    std::vector<std::string> links(4);
-    const std::vector<LinkUsage> usage = busiest_links(topo, r, std::numeric_limits<std::size_t>::max());
-    if (!usage.empty()) links[0] = usage.front().name, links[1] = number(usage.front().utilisation, 4);
-    for (const LinkUsage& l : usage)
-        if (between_switches(topo, l.channel)) {
-            links[2] = l.name, links[3] = number(l.utilisation, 4);
-            break;
-        }
+    const std::vector<std::string> links =
+        link_columns(busiest_links(topo, r, std::numeric_limits<std::size_t>::max()),
+                     [&](const LinkUsage& l) { return between_network_switches(topo, l.channel); });
     out.insert(out.end(), links.begin(), links.end());
     return out;
 }
