@@ -201,10 +201,8 @@ void Network::fill(const std::vector<FlowId>& component, const std::vector<Resou
     std::vector<Res> res(resources.size());
     for (std::size_t k = 0; k < resources.size(); ++k) res[k] = Res{capacity_[resources[k]], 0};
     auto at = [&](ResourceId r) -> Res& { return res[resource_slot_[r]]; };
-    for (FlowId id : component) {
-        advance(flows_[id]);
+    for (FlowId id : component)
         for (ResourceId r : flows_[id].resources) ++at(r).unfrozen;
-    }
     // A snapshot of a resource's state; it counts only while it still matches
     // (states never repeat: each change lowers the unfrozen count).
     struct Entry {
@@ -249,6 +247,10 @@ void Network::fill(const std::vector<FlowId>& component, const std::vector<Resou
         Flow& f = flows_[component[i]];
         ++rerated_;
         if (f.rate == new_rate[i] && f.finish.slot != UINT32_MAX) continue;
+        // Progress is brought up to date only where the rate changes: bytes
+        // move linearly at one rate, so advancing over two spans or one sum
+        // to the same integers, and carried_now() counts the span since.
+        advance(f);
         f.rate = new_rate[i];
         schedule_finish(component[i]);
     }
