@@ -1,6 +1,7 @@
 #include "algorithms/cost_model.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "sim/exec/step_costs.hpp"
 
@@ -84,44 +85,65 @@ Estimate CostModel::concurrent(const std::vector<Transfer>& transfers, bool hop_
 }
 
 std::vector<Estimate> CostModel::concurrent_each(const std::vector<Transfer>& transfers, bool hop_latency) {
-    if (load_.size() < comm_.topo->channel_count()) load_.assign(comm_.topo->channel_count(), 0);
-    std::vector<ChannelId> loaded;
-    // Each transfer's path, looked up once (the cache's entries stay put).
+    return concurrent_each(transfers, paths_of(transfers), transfers.size(), hop_latency);
+}
+
+std::vector<const Path*> CostModel::paths_of(std::span<const Transfer> transfers) {
     std::vector<const Path*> paths;
     paths.reserve(transfers.size());
+    for (const Transfer& t : transfers) paths.push_back(&path(t.from, t.to, t.channel));
+    return paths;
+}
+
+std::vector<Estimate> CostModel::concurrent_each(std::span<const Transfer> transfers, std::span<const Path* const> paths,
+                                                 std::size_t estimated, bool hop_latency) {
+    if (load_.size() < comm_.topo->channel_count()) {
+        load_.assign(comm_.topo->channel_count(), 0);
+        capacity_bps_.assign(comm_.topo->channel_count(), -1);
+    }
+    estimated = std::min(estimated, transfers.size());
+    std::vector<ChannelId> loaded;
     // A GPU's ceiling is split over its channels, each shared by the
     // channel's sends (as the executor holds them). Counted by sorting the
-    // senders, not in a hash map: closed forms at scale pass millions of
-    // transfers, and the map's node per sender cost more than the sort.
+    // senders with the transfers' indices, then one pass over the runs: closed
+    // forms at scale pass millions of transfers, and neither a hash map's
+    // node per sender nor a binary search per transfer is cheap there.
     auto sender = [](const Transfer& t) { return (static_cast<uint64_t>(t.from) << 16) | static_cast<uint64_t>(t.channel & 0xffff); };
-    std::vector<uint64_t> senders;
+    std::vector<std::pair<uint64_t, uint32_t>> senders;
     senders.reserve(transfers.size());
     std::vector<int> channels;
-    for (const Transfer& t : transfers) {
-        paths.push_back(&path(t.from, t.to, t.channel));
+    for (std::size_t i = 0; i < transfers.size(); ++i) {
+        const Transfer& t = transfers[i];
         if (t.bytes.count() == 0) continue;
-        for (ChannelId l : paths.back()->channels)
+        for (ChannelId l : paths[i]->channels)
             if (load_[l]++ == 0) loaded.push_back(l);
-        senders.push_back(sender(t));
+        senders.emplace_back(sender(t), static_cast<uint32_t>(i));
         channels.push_back(t.channel);
     }
     std::sort(senders.begin(), senders.end());
     std::sort(channels.begin(), channels.end());
     const auto channel_count = static_cast<int>(std::unique(channels.begin(), channels.end()) - channels.begin());
-    auto sends_from = [&](const Transfer& t) {
-        const auto [lo, hi] = std::equal_range(senders.begin(), senders.end(), sender(t));
-        return static_cast<int>(hi - lo);
+    std::vector<int> sends_from(estimated, 0);
+    for (std::size_t lo = 0, hi = 0; lo < senders.size(); lo = hi) {
+        while (hi < senders.size() && senders[hi].first == senders[lo].first) ++hi;
+        for (std::size_t j = lo; j < hi; ++j)
+            if (senders[j].second < estimated) sends_from[senders[j].second] = static_cast<int>(hi - lo);
+    }
+    auto capacity_bps = [this](ChannelId l) {
+        int64_t& c = capacity_bps_[l];
+        if (c < 0) c = capacity(l).bps();
+        return c;
     };
     std::vector<Estimate> out;
-    out.reserve(transfers.size());
-    for (std::size_t i = 0; i < transfers.size(); ++i) {
+    out.reserve(estimated);
+    for (std::size_t i = 0; i < estimated; ++i) {
         const Transfer& t = transfers[i];
         const Path& p = *paths[i];
         Estimate e{step_latency(p, proto_, hop_latency), Time{}};
         if (!p.channels.empty() && t.bytes.count() > 0) {
-            int64_t rate = ceiling(t.from, channel_count * sends_from(t));
+            int64_t rate = ceiling(t.from, channel_count * sends_from[i]);
             for (ChannelId l : p.channels)
-                rate = std::min(rate, capacity(l).bps() / load_[l]);
+                rate = std::min(rate, capacity_bps(l) / load_[l]);
             e.bandwidth = transfer_time(wire_bytes(t.bytes, proto_, via_switch(t.from, t.to)), Bandwidth::bytes_per_s(rate));
         }
         out.push_back(e);

@@ -9,6 +9,7 @@
 // sharing a link is contention, which only the flow simulation sees.
 #include <array>
 #include <deque>
+#include <span>
 #include <vector>
 
 #include "algorithms/communicator.hpp"
@@ -82,6 +83,15 @@ public:
     Estimate concurrent(const std::vector<Transfer>& transfers, bool hop_latency = true);
     // The same, transfer by transfer.
     std::vector<Estimate> concurrent_each(const std::vector<Transfer>& transfers, bool hop_latency = true);
+    // The transfers' paths, looked up once (the cache's entries stay put), for
+    // a closed form that times several subsets of one set of transfers: at
+    // scale the look-ups, not the arithmetic, were most of its cost.
+    std::vector<const Path*> paths_of(std::span<const Transfer> transfers);
+    // concurrent_each over transfers whose paths are given (paths[i] is
+    // transfers[i]'s), estimating only the first `estimated`: every transfer
+    // loads the links and the senders' ceilings all the same.
+    std::vector<Estimate> concurrent_each(std::span<const Transfer> transfers, std::span<const Path* const> paths,
+                                          std::size_t estimated, bool hop_latency = true);
     // A reduction of `payload` on a GPU while `sharing` reductions run there.
     Estimate reduce(DeviceId gpu, Bytes payload, int sharing = 1) const;
     // `steps` reductions of `payload` each, one after another.
@@ -117,6 +127,8 @@ private:
     std::deque<Path> paths_;
     // Scratch for concurrent_each: transfers per link direction, zero between calls.
     std::vector<int> load_;
+    // capacity(c).bps() per link direction, filled as asked (-1: not yet).
+    std::vector<int64_t> capacity_bps_;
 };
 
 }  // namespace collsim

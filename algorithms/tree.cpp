@@ -131,19 +131,25 @@ FluidForm tree_form(const CollectiveCall& call, CostModel& m, bool streams) {
     const RankTree trees[2] = {make_tree(comm, 0), make_tree(comm, 1)};
     const Bytes b = largest_piece(largest_piece(largest_piece(call.bytes, channels), 2), k);
     auto gpu = [&](int r, int ch = 0) { return m.gpu(r, ch); };
-    // One chunk round: every transfer of both trees and all channels at once.
+    // One chunk round: every transfer of both trees and all channels at once,
+    // as each tree's sends up (channel by channel, channel 0 first) and then
+    // down, so that the first chunk's trip below times slices of it.
     std::vector<Transfer> round;
+    std::size_t slice[2][2] = {};  // per tree: where its ups and its downs begin in round
+    for (int which = 0; which < 2; ++which)
+        for (int down = 0; down < 2; ++down) {
+            slice[which][down] = round.size();
+            for (int ch = 0; ch < channels; ++ch)
+                for (int v = 0; v < n; ++v)
+                    if (const int p = trees[which].parent[static_cast<std::size_t>(v)]; p >= 0)
+                        round.push_back(down ? Transfer{gpu(p, ch), gpu(v, ch), b, ch} : Transfer{gpu(v, ch), gpu(p, ch), b, ch});
+        }
     std::vector<int> reductions(static_cast<std::size_t>(n), 0);
-    for (int ch = 0; ch < channels; ++ch)
-        for (const RankTree& t : trees)
-            for (int v = 0; v < n; ++v) {
-                if (t.parent[static_cast<std::size_t>(v)] >= 0) {
-                    round.push_back(Transfer{gpu(v, ch), gpu(t.parent[static_cast<std::size_t>(v)], ch), b, ch});
-                    round.push_back(Transfer{gpu(t.parent[static_cast<std::size_t>(v)], ch), gpu(v, ch), b, ch});
-                }
-                reductions[static_cast<std::size_t>(v)] += static_cast<int>(t.children[static_cast<std::size_t>(v)].size());
-            }
-    const std::vector<Estimate> each = m.concurrent_each(round);
+    for (const RankTree& t : trees)
+        for (int v = 0; v < n; ++v)
+            reductions[static_cast<std::size_t>(v)] += channels * static_cast<int>(t.children[static_cast<std::size_t>(v)].size());
+    const std::vector<const Path*> paths = m.paths_of(round);
+    const std::vector<Estimate> each = m.concurrent_each(round, paths, round.size());
     Time period{};
     for (const Estimate& e : each) period = std::max(period, e.bandwidth);
     for (int v = 0; v < n; ++v)
@@ -168,14 +174,13 @@ FluidForm tree_form(const CollectiveCall& call, CostModel& m, bool streams) {
     Estimate fill;
     for (int which = 0; which < 2; ++which) {
         const RankTree& t = trees[which];
-        std::vector<Transfer> ups, downs;
-        for (int ch = 0; ch < channels; ++ch)
-            for (int v = 0; v < n; ++v)
-                if (const int p = t.parent[static_cast<std::size_t>(v)]; p >= 0) {
-                    ups.push_back(Transfer{gpu(v, ch), gpu(p, ch), b, ch});
-                    downs.push_back(Transfer{gpu(p, ch), gpu(v, ch), b, ch});
-                }
-        const std::vector<Estimate> each_up = m.concurrent_each(ups), each_down = m.concurrent_each(downs);
+        // Channel 0's hops, timed while all of this tree's channels load the links.
+        const std::size_t hops = slice[which][1] - slice[which][0];
+        auto timed = [&](std::size_t at) {
+            return m.concurrent_each(std::span(round).subspan(at, hops), std::span(paths).subspan(at, hops),
+                                     hops / static_cast<std::size_t>(channels));
+        };
+        const std::vector<Estimate> each_up = timed(slice[which][0]), each_down = timed(slice[which][1]);
         std::vector<Estimate> hop_up(static_cast<std::size_t>(n)), hop_down(static_cast<std::size_t>(n));
         std::size_t at = 0;  // channel 0's transfers come first
         for (int v = 0; v < n; ++v)
