@@ -1,10 +1,12 @@
 // Transport names. A NIC's software_latency defaults to 0 whatever its
 // transport: ib and roce run NCCL's own verbs transport, whose per-step
-// latencies are NCCL's NET figures, so nothing is added; for efa, tcpx and
-// socket no per-message figure with a public source is collected yet
-// (../shared/MODEL-FACTS.md has none), so they take NCCL's figures too, as
-// NCCL's own tuner does. A topology that knows its transport's cost gives
-// the NIC a software_latency (measured on that cluster, with its source).
+// latencies are NCCL's NET figures, so nothing is added. A net plugin's cost
+// belongs to the platform, not the transport's name, so a topology that
+// knows it gives the NIC a software_latency with its source: the AWS
+// topologies give EFA the 75 us per step that aws-ofi-nccl reports to NCCL
+// on p4d, p4de and p5 (src/platform-aws.cpp). tcpx and socket have no
+// public per-message figure yet and take NCCL's figures, as NCCL's own
+// tuner does without a plugin's latency.
 #include "sim/hw/transport.hpp"
 
 #include "sim/core/name_table.hpp"

@@ -27,9 +27,9 @@ struct SizeCorrection {
 // take at least N times this. NVIDIA/nccl-tests issue #123 (DGX A100, ring,
 // one channel, 8-128 B) measured 10 us with -g 2 rising about 4 us per GPU to
 // 33.7 us with -g 8, far above the ring's own latency: 33.7 / 8 GPUs.
-// Hosts differ (the shipped 8-GPU runs floor at 3.1-7 us per GPU), but a
-// fit does not move it: fitted on one site's runs it mispredicted the
-// others of the machine class more than the published figure does.
+// Hosts differ (the shipped 8-GPU runs floor at 3.1-7 us per GPU): a fit
+// on a -g run moves it, and it is the host's own, so `validate --cross`
+// carries it to no other run (calibration_scope.hpp).
 inline constexpr Time kDefaultLaunchPerGpu = Time::from_ps(4'200'000);
 
 struct Calibration {

@@ -4,8 +4,8 @@
 // to every per-step latency; the share of that rate point-to-point
 // operations (AllToAll, SendRecv) get; per (NCCL family, protocol) the launch latency;
 // optionally a time factor per size range (as SimGrid corrects its network
-// model piecewise by message size). The launch floor of runs whose threads
-// drove several GPUs (-g) is taken as the start gives it, not fitted. Least
+// model piecewise by message size). The host's launch per GPU where a run's
+// thread drove several GPUs (-g), from the floor of its small rows. Least
 // squares on log time over every usable row, under Huber's loss and
 // weighed down where a run is noisy (robust_loss.hpp), within bounds that keep the result physical: a link never
 // beats its nominal rate, no latency goes below zero.

@@ -9,6 +9,7 @@
 
 #include "algorithms/communicator.hpp"
 #include "sim/core/error.hpp"
+#include "sim/validate/calibration_scope.hpp"
 
 namespace collsim {
 
@@ -140,12 +141,15 @@ ValidationResult run_validation(const std::vector<Dataset>& data, TopologyCache&
                 cross[i].in_sample = predict_dataset(*train.dataset, own.get(train.dataset->topology_path),
                                                      fit.calibration, monitor, false, &rows).errors();
                 const std::string& cls = train.dataset->machine_class;
+                const RunScope from = run_scope(*train.dataset, own.get(train.dataset->topology_path).topo);
                 for (std::size_t j = 0; j < n && !cls.empty(); ++j) {
                     const DatasetResult& test = out.datasets[j];
                     if (j == i || !test.not_covered.empty() || test.dataset->machine_class != cls) continue;
+                    TopologyCache::Entry& machine = own.get(test.dataset->topology_path);
+                    const Calibration carried =
+                        carried_calibration(fit.calibration, cal, from, run_scope(*test.dataset, machine.topo));
                     cross[i].partners.emplace_back(
-                        j, predict_dataset(*test.dataset, own.get(test.dataset->topology_path), fit.calibration,
-                                           monitor, false, &rows).errors());
+                        j, predict_dataset(*test.dataset, machine, carried, monitor, false, &rows).errors());
                 }
                 ++fits_done;
                 if (monitor) monitor->add_done();

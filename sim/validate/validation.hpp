@@ -1,7 +1,8 @@
 #pragma once
 // A validation run: every dataset predicted with the calibration given, and
 // with --cross each dataset fitted on its own (in-sample) and used to
-// predict the other datasets of its machine class (out-of-sample).
+// predict the other datasets of its machine class (out-of-sample), with what
+// of the fit carries to each (calibration_scope.hpp).
 #include <optional>
 #include <string>
 #include <vector>

@@ -3,6 +3,7 @@
 #include "sim/exec/step_costs.hpp"
 #include "sim/hw/routes.hpp"
 #include "sim/hw/topology_loader.hpp"
+#include "tests/support/run_cli.hpp"
 #include "tests/support/topology_inputs.hpp"
 
 using namespace collsim;
@@ -62,4 +63,20 @@ TEST_CASE("a network step pays NCCL's NET latency or its hardware path's, and it
     const Topology efa = parse_topology(two_nodes(", transport: efa, software_latency: 20us"), "t.yaml");
     Routes efa_routes(efa);
     CHECK(step_latency(efa_routes.path(efa.gpus()[0], efa.gpus()[1]), ll, true) == 42700_ns);
+}
+
+TEST_CASE("an EFA network step pays the 75 us aws-ofi-nccl reports to NCCL's tuner") {
+    // aws-ofi-nccl's platform table (src/platform-aws.cpp, platform_data_map)
+    // reports .latency = 75.0 us for p4d, p4de and p5; NCCL adds it to every
+    // network step (tuning.cc: interLat += latencyInter). The p4de topology
+    // gives each EFA NIC half, paid at each end of a step.
+    const Topology t = load_topology(test::source_path("validation/data/topologies/aws-p4de-2node.yaml"));
+    Routes routes(t);
+    const Path p = routes.path(*t.find("n0_gpu0"), *t.find("n1_gpu0"));
+    CHECK(p.link_class == LinkClass::net);
+    CHECK(p.software_latency == 75_us);
+    // Ring/LL: NCCL's 2.7 us NET step, or the path's hardware where longer, plus the plugin's 75 us.
+    const Protocol ll = *nccl_protocol(NcclFamily::ring, ProtoKind::ll);
+    CHECK(step_latency(p, ll, true) == std::max(p.latency, 2700_ns) + 75_us);
+    CHECK(step_latency(p, ll, true) > 77_us);
 }

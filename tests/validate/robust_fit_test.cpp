@@ -48,7 +48,10 @@ TEST_CASE("a launch latency fitted on AllReduce rows stays with AllReduce") {
     const Time nccl = nccl_protocol(NcclFamily::ring, ProtoKind::simple)->base_latency;
     CHECK(robust_ring_latency(fit.calibration, CollOp::allgather) == nccl);
     CHECK(fit.calibration.base_latency.empty());
-    CHECK(fit.parameters.back().name == "allreduce ring/simple base latency (us)");
+    // The last two parameters: the one launch latency, then the host's launch per GPU.
+    REQUIRE(fit.parameters.size() >= 2);
+    CHECK(fit.parameters[fit.parameters.size() - 2].name == "allreduce ring/simple base latency (us)");
+    CHECK(fit.parameters.back().name == "launch per GPU of -g (us)");
 }
 
 TEST_CASE("one row the model cannot explain pulls the fit with a bounded force, and is listed") {
@@ -91,11 +94,14 @@ TEST_CASE("a parameter that ends at its bound is reported") {
     TopologyCache machines;
     const Dataset two = synthetic_run("tests/data/validate/two-gpus.yaml", machines, truth);
     const FitResult fit = fit_calibration({&two}, machines, Calibration{});
-    const FittedParameter& latency = fit.parameters.back();
+    REQUIRE(fit.parameters.size() >= 2);
+    const std::size_t at = fit.parameters.size() - 2;  // before the launch per GPU, unfitted at -g 1
+    const FittedParameter& latency = fit.parameters[at];
     REQUIRE(latency.name == "allreduce ring/simple base latency (us)");
     CHECK(latency.at_bound == "upper");
     CHECK(latency.value == Approx(1000));
-    for (std::size_t i = 0; i + 1 < fit.parameters.size(); ++i) CHECK(fit.parameters[i].at_bound != "upper");
+    for (std::size_t i = 0; i < fit.parameters.size(); ++i)
+        if (i != at) CHECK(fit.parameters[i].at_bound != "upper");
 }
 
 TEST_CASE("a fit that worsens its own rows is named, one that improves them is not") {

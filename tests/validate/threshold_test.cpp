@@ -14,19 +14,29 @@ using collsim::test::run_cli;
 
 namespace {
 // Issue 5 asks for at most 15% (bandwidth-bound rows) and 25% (latency-bound
-// rows) here, and aims at 10% and 20%. Measured out-of-sample over 45 runs:
-// 9.3% bandwidth-bound (9.9% before trees moved 92% of what their links
+// rows) here, and aims at 10% and 20%; issue 22 at 7% and 10%. Measured
+// out-of-sample over 45 runs: 9.6% bandwidth-bound (9.3% before the launch
+// per GPU of -g runs was fitted; 9.9% before trees moved 92% of what their links
 // carry; 10.5% before NVLS had its own calibration factor;
 // 11.1% before NVLSTree ran at NCCL's bus-bandwidth rate; 12.5% before
 // AllToAll was bound by NCCL's p2p channels; 12.6% before NVLS paid its
 // chunk handshakes; 13.9% before point-to-point runs had their own
 // bandwidth factor; 15.6% while the R760xa RoCE run sat in the FarmShare
 // L40S box's class; 23.2% before the fit's link parameters had weak
-// priors), 13.8% latency-bound (14.0% before the trees' 92%; 14.4% before
+// priors), 9.6% latency-bound (13.2% before a fit carried to a run only
+// what the two share, the host's launch per GPU never, and EFA paid
+// aws-ofi-nccl's 75 us per network step; 13.8% before the trees' 92%; 14.0% before the trees' 92%; 14.4% before
 // the NVLS handshakes; 18.9%
 // before the launch floor of nccl-tests' -g; validation/README.md).
 constexpr double kMaxBandwidthBoundMedianPct = 10.0;
-constexpr double kMaxLatencyBoundMedianPct = 15.0;
+constexpr double kMaxLatencyBoundMedianPct = 11.0;
+// Issue 22's target for multi-node runs' latency-bound rows out of sample:
+// 20%; 17.0% measured (68.4% before the fits' scoping and EFA's latency).
+constexpr double kMaxMultiNodeLatencyMedianPct = 20.0;
+// 8-GPU NVSwitch AllReduce, latency-bound, out of sample: 14.2% measured
+// (30.6% while a slow host's -g floor was fitted as the ring's launch
+// latency and carried to the other hosts).
+constexpr double kMaxNvswitchAllReduceLatencyMedianPct = 16.0;
 // Issue 5's target for AllReduce on one server's 8 NVSwitch GPUs,
 // bandwidth-bound, out of sample: 3.5% over 7 runs (H100 12.1% and B200 8.2%
 // before NVLS had its own calibration factor).
@@ -53,6 +63,11 @@ TEST_CASE("out-of-sample error over the shipped datasets stays under the thresho
     INFO("8-GPU NVSwitch AllReduce, out of sample: " << eight.dump());
     CHECK(eight["bandwidth_rows"].get<int>() >= 100);
     CHECK(eight["median_ape_bandwidth_pct"].get<double>() <= kMaxNvswitchAllReduceMedianPct);
+    CHECK(eight["median_ape_latency_pct"].get<double>() <= kMaxNvswitchAllReduceLatencyMedianPct);
+    const auto& multi = j["overall"]["multi_node"]["out_of_sample"];
+    INFO("multi-node, out of sample: " << multi.dump());
+    CHECK(multi["latency_rows"].get<int>() >= 200);
+    CHECK(multi["median_ape_latency_pct"].get<double>() <= kMaxMultiNodeLatencyMedianPct);
     CHECK(r.exit_code == 0);
 }
 
