@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 #include "sim/hw/staging.hpp"
 
@@ -70,6 +71,7 @@ void Executor::start(const Schedule& schedule, std::function<void()> done) {
     std::vector<uint32_t> fill(dependents_begin_.begin(), dependents_begin_.end() - 1);
     for (StepId s = 0; s < n; ++s)
         for (StepId d : schedule.deps(s)) dependents_[fill[dep_step(d)]++] = s | (d & kAfterSent);
+    form_stream_classes();
 
     // The launch latency is paid once before any step can run.
     sim_.schedule_in(proto_.base_latency + schedule.handshakes + schedule.fill, [this] {
@@ -104,7 +106,7 @@ void Executor::begin(StepId s) {
             // Fluid streams are the connection's steady state, not its sends
             // one after another: they run side by side.
             if (step.fluid()) {
-                send(s);
+                if (lead_.empty() || lead_[s] == s) send(s);
                 break;
             }
             auto& queue = connection_queue_[connection(step)];
@@ -130,9 +132,11 @@ void Executor::begin(StepId s) {
                 complete(s);
                 break;
             }
+            if (!lead_.empty() && lead_[s] != s) break;  // its class's first step runs it
             net_.start_flow({memory_resource(topo_, dev)},
                             step.bytes * (step.kind == StepKind::local_copy ? kCopyMemoryTraffic : kReduceMemoryTraffic),
-                            Time{}, [this, s] { complete(s); }, {}, schedule_->fluid ? pipeline_ : 0);
+                            Time{}, [this, s] { each_member(s, [this](StepId m) { complete(m); }); }, {},
+                            schedule_->fluid ? pipeline_ : 0, class_size(s));
             break;
         case StepKind::copy: complete(s); break;
     }
@@ -161,10 +165,78 @@ void Executor::send(StepId s) {
     net_.start_flow(
         std::move(res), wire_bytes(step.bytes, proto_, via_switch), Time{},
         [this, s, latency] {
-            sent(s);
-            sim_.schedule_in(latency, [this, s] { complete(s); });
+            each_member(s, [this, latency](StepId m) {
+                sent(m);
+                sim_.schedule_in(latency, [this, m] { complete(m); });
+            });
         },
-        {}, step.fluid() ? pipeline_ : 0);
+        {}, step.fluid() ? pipeline_ : 0, class_size(s));
+}
+
+// Stream classes: the fluid streams of one collective that run between the
+// same two participants on the same channel with the same bytes (NCCL's two
+// trees share some edges, so a tree AllReduce's fluid form holds such pairs)
+// are provably equivalent ranks' work: the same schedule position (a stream
+// has no dependencies: all start together once the fill has passed), the
+// same route (a route depends on source, destination and channel alone under
+// ECMP and single routing: send_paths.hpp), hence the same resources, latency
+// and fault exposure. Such a class is simulated once, as one flow of weight w
+// that weighs on every shared link with its multiplicity (Network::start_flow).
+// Why max-min gives the aggregate the members' rates: the max-min allocation
+// is unique, and swapping two flows over identical resources maps any
+// allocation that is max-min fair to another, so the members' rates are equal;
+// progressive filling freezes them together at one share and takes
+// w x share from each of their resources, which is what the weighted flow
+// does (in integers too: the same share, the same subtraction). Equal rates
+// and bytes end them at one instant, so the flow's end completes all w steps.
+// Symmetry breaks only by what treats members apart: a per-step delay
+// (delay_steps), adaptive routing (each stream's route follows the load its
+// predecessor just added) or counting sends one by one (track_link_load);
+// there the class never forms and every stream is its own flow. A fault or a
+// straggler cannot split a class once formed: a link's capacity or latency
+// changes for all members at once (they share every resource) and a late rank
+// delays the whole collective's launch; a class of one is an ordinary flow.
+void Executor::form_stream_classes() {
+    lead_.clear();
+    members_.clear();
+    members_begin_.clear();
+    const Schedule& sch = *schedule_;
+    const auto n = static_cast<StepId>(sch.steps.size());
+    std::vector<StepId> streams;
+    if (sch.fluid)
+        for (StepId s = 0; s < n; ++s) {
+            const Step& t = sch.steps[s];
+            const bool stream = t.kind == StepKind::send ? t.fluid()
+                                                         : (t.kind == StepKind::local_copy || t.kind == StepKind::local_reduce) &&
+                                                               t.rank < sch.ranks;
+            if (stream && sch.deps(s).empty()) streams.push_back(s);
+        }
+    stream_flows_ = streams.size();
+    if (!merge_ || delay_ || !peak_.empty() || routing_.mode() == RoutingMode::adaptive || streams.size() < 2) return;
+    auto key = [&](StepId s) {
+        const Step& t = sch.steps[s];
+        return std::make_tuple(t.kind, t.rank, t.kind == StepKind::send ? t.peer : 0, t.channel, t.bytes.count(), t.flags);
+    };
+    std::stable_sort(streams.begin(), streams.end(), [&](StepId a, StepId b) { return key(a) < key(b); });
+    // Each step its own class first; then each run of equal keys one class,
+    // led by its first (lowest) step.
+    lead_.resize(n);
+    for (StepId s = 0; s < n; ++s) lead_[s] = s;
+    for (std::size_t i = 1; i < streams.size(); ++i)
+        if (key(streams[i]) == key(streams[i - 1])) lead_[streams[i]] = lead_[streams[i - 1]];
+    members_begin_.assign(std::size_t{n} + 1, 0);
+    for (StepId s = 0; s < n; ++s) ++members_begin_[lead_[s] + 1];
+    for (StepId s = 0; s < n; ++s) members_begin_[s + 1] += members_begin_[s];
+    members_.assign(n, 0);
+    std::vector<uint32_t> at(members_begin_.begin(), members_begin_.end() - 1);
+    for (StepId s = 0; s < n; ++s) members_[at[lead_[s]]++] = s;
+    std::size_t classes = 0;
+    for (StepId s : streams) classes += lead_[s] == s;
+    if (classes == streams.size()) {
+        lead_.clear(), members_.clear(), members_begin_.clear();
+        return;
+    }
+    stream_flows_ = classes;
 }
 
 // A send's bytes have left: its connection takes the next send, and what

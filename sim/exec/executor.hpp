@@ -60,6 +60,13 @@ public:
         paths_ = &paths;
         routing_ = paths.routing();
     }
+    // Whether a fluid schedule's identical streams run as one weighted flow
+    // (executor.cpp, stream classes); on unless turned off before start(), to
+    // check that the classes change no answer.
+    void merge_streams(bool on) { merge_ = on; }
+    // The flows the last start() puts on the network for its fluid streams,
+    // against the streams themselves (equal where no class formed).
+    std::size_t stream_flows() const { return stream_flows_; }
     std::size_t steps_finished() const { return finished_; }
     bool finished(StepId s) const { return waiting_on_[s] == kDone; }
     // Counts, per link direction, the most sends in flight at once (for
@@ -78,6 +85,7 @@ private:
     ResourceId channel_ceiling(DeviceId gpu, int channel);
     void return_ceilings();
     void count_load(StepId s, std::span<const ChannelId> channels);
+    void form_stream_classes();
     static uint64_t connection(const Step& s);
     DeviceId gpu_of(int channel, int rank) const {
         const auto& gpus = channel_gpus_.empty() ? rank_gpus_
@@ -100,6 +108,22 @@ private:
     const Schedule* schedule_ = nullptr;
     uint32_t pipeline_ = 0;  // the network's pipeline id of a fluid schedule's streams
     std::vector<uint32_t> waiting_on_;
+    // Stream classes (executor.cpp): a class's first step stands for its
+    // members members_[members_begin_[s] .. members_begin_[s+1]); a member
+    // that is not first has lead_[s] != s and starts nothing itself. Empty
+    // where no class formed.
+    bool merge_ = true;
+    std::size_t stream_flows_ = 0;
+    std::vector<StepId> lead_, members_;
+    std::vector<uint32_t> members_begin_;
+    uint32_t class_size(StepId s) const {
+        return lead_.empty() ? 1 : members_begin_[s + 1] - members_begin_[s];
+    }
+    template <class F>
+    void each_member(StepId s, F f) {
+        if (lead_.empty()) return f(s);
+        for (uint32_t i = members_begin_[s]; i < members_begin_[s + 1]; ++i) f(members_[i]);
+    }
     // Dependents of step s: dependents_[dependents_begin_[s] .. dependents_begin_[s+1]),
     // marked with kAfterSent where they wait only for s to be sent.
     std::vector<uint32_t> dependents_begin_;

@@ -43,10 +43,11 @@ std::unique_ptr<Schedule> sends_schedule(const std::vector<std::vector<Bytes>>& 
 
 CommLauncher::CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo,
                            const Calibration& cal, std::size_t max_schedule_steps, std::string algo, std::string proto,
-                           std::vector<std::string> disabled, std::vector<std::string> enabled, ModelTier model)
+                           std::vector<std::string> disabled, std::vector<std::string> enabled, ModelTier model,
+                           bool stream_classes)
     : sim_(sim), net_(net), routes_(routes), topo_(topo), cal_(cal), max_steps_(max_schedule_steps),
       algo_(std::move(algo)), proto_(std::move(proto)), disabled_(std::move(disabled)), enabled_(std::move(enabled)),
-      model_(model), paths_(topo, routes, RoutingPolicy{}) {}
+      model_(model), stream_classes_(stream_classes), paths_(topo, routes, RoutingPolicy{}) {}
 
 // NCCL runs point-to-point operations with the Simple protocol, outside its
 // tuner; their steps pay the ring/Simple latencies (NCCL v2.30.7 tables), and
@@ -75,6 +76,7 @@ void CommLauncher::run(const Schedule& s, std::vector<DeviceId> gpus, const Prot
     }
     executors_[slot] = std::make_unique<Executor>(sim_, net_, routes_, topo_, std::move(gpus), proto);
     executors_[slot]->share_paths(paths_);
+    executors_[slot]->merge_streams(stream_classes_);
     if (!channel_gpus.empty()) executors_[slot]->place_channels(channel_gpus);
     executors_[slot]->start(s, [this, slot, done = std::move(done)] {
         done();

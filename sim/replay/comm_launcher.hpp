@@ -35,7 +35,7 @@ public:
     CommLauncher(Simulator& sim, Network& net, Routes& routes, const Topology& topo, const Calibration& cal,
                  std::size_t max_schedule_steps, std::string algo = "auto", std::string proto = "auto",
                  std::vector<std::string> disabled = {}, std::vector<std::string> enabled = {},
-                 ModelTier model = ModelTier::automatic);
+                 ModelTier model = ModelTier::automatic, bool stream_classes = true);
 
     LaunchInfo collective(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes, int root,
                           std::function<void()> done);
@@ -59,6 +59,7 @@ private:
     std::string algo_, proto_;
     std::vector<std::string> disabled_, enabled_;
     ModelTier model_;
+    bool stream_classes_;
     // The p2p protocol of sends among `gpus` (comm_launcher.cpp), kept per group, operation and size.
     const Protocol& p2p_protocol(const std::vector<DeviceId>& gpus, CollOp op, Bytes bytes);
     std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t>, Protocol> p2p_protocols_;

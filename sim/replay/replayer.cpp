@@ -103,7 +103,8 @@ Replayer::Replayer(const Topology& topo, const Trace& trace, const ReplayOptions
     : topo_(topo), trace_(trace), opts_(opts), gpus_(rank_gpus(topo, trace)), routes_(topo),
       net_(sim_, network_resources(topo, collective_link_efficiency(first_arch(topo, gpus_), opts.calibration))),
       launcher_(sim_, net_, routes_, topo, opts_.calibration, opts.max_schedule_steps, opts.algo, opts.proto,
-                opts.disabled, opts.enabled, replay_tier(trace, opts.model, opts.steps)), coster_(trace, topo, gpus_) {
+                opts.disabled, opts.enabled, replay_tier(trace, opts.model, opts.steps),
+                opts.stream_classes), coster_(trace, topo, gpus_) {
     result_.ranks = trace.ranks;
     result_.steps = opts.steps;
     ranks_.resize(static_cast<std::size_t>(trace.ranks));

@@ -27,7 +27,10 @@ struct ReplayOptions {
     std::size_t max_schedule_steps = 4'000'000;
     std::string algo = "auto", proto = "auto";  // fix every collective's algorithm / protocol
     ModelTier model = ModelTier::automatic;       // flow, fluid or auto (not analytical: a replay shares a network)
-    std::vector<std::string> disabled, enabled;  // as PredictRequest's: what the tuner may not / may pick
+    std::vector<std::string> disabled, enabled;
+    // Identical fluid streams of a collective as one weighted flow (stream
+    // classes, sim/exec/executor.cpp); off only to check that they are exact.
+    bool stream_classes = true;  // as PredictRequest's: what the tuner may not / may pick
     const FaultPlan* faults = nullptr;  // link and compute faults (sim/faults), if any
     std::optional<Time> timeout;        // watchdog: stop there and report a hang
     uint64_t seed = 1;                  // for intermittent stragglers
