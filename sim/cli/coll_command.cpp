@@ -178,7 +178,8 @@ CollRun simulate_coll(const CollOptions& o, RunMonitor* hook) {
     req.model = *tier;
     req.explain = o.explain;
     // Link traffic costs a little per send: collected only when reported.
-    req.link_traffic = o.links > 0 && req.model != ModelTier::analytical;
+    // --explain names the links behind a difference from the closed form.
+    req.link_traffic = (o.links > 0 || o.explain) && req.model != ModelTier::analytical;
     req.msccl = file ? &*file : nullptr;
     if (!o.faults.empty()) req.setup = link_fault_setup(load_fault_plan(o.faults, topo));
     req.timeout = parse_timeout(o.timeout);
@@ -220,10 +221,11 @@ CollRun simulate_coll(const CollOptions& o, RunMonitor* hook) {
             }
             if (o.explain && p.flow && p.closed)
                 row.explain = CollExplain{*p.flow, p.closed->total(), p.closed->latency, p.closed->bandwidth,
-                                          describe_difference(topo, *p.flow, p.closed->total(), p.peak_link_load)};
+                                          describe_difference(topo, to_string(p.tier), *p.flow, p.closed->total(),
+                                                              p.link_traffic)};
             else if (p.closed)
                 row.explain = CollExplain{std::nullopt, p.closed->total(), p.closed->latency, p.closed->bandwidth, ""};
-            if (req.link_traffic && p.flow)
+            if (o.links > 0 && req.link_traffic && p.flow)
                 row.links = busiest_coll_links(topo, p.link_traffic, *p.flow, static_cast<std::size_t>(o.links));
             report.rows.push_back(std::move(row));
             if (hook) {

@@ -143,16 +143,20 @@ void Executor::send(StepId s) {
     // The channel is the connection (one queue pair per channel and peer, as
     // NCCL opens them): it is the flow id that ECMP hashes.
     const DeviceId from = device_of(step.rank, step.channel), to = device_of(step.peer, step.channel);
-    Path p = routing_.route(routes_, from, to, static_cast<uint64_t>(step.channel),
-                            [this](ChannelId c) { return net_.flows_on(c); });
+    if (!paths_) {
+        own_paths_ = std::make_unique<SendPaths>(topo_, routes_, routing_);
+        paths_ = own_paths_.get();
+    }
+    const SendPaths::Send p = paths_->find(from, to, static_cast<uint64_t>(step.channel),
+                                           [this](ChannelId c) { return net_.flows_on(c); });
     const bool via_switch = reduces_in_nvswitch(topo_.device(from)) || reduces_in_nvswitch(topo_.device(to));
-    std::vector<ResourceId> res = send_resources(topo_, p);
+    std::vector<ResourceId> res(p.resources.begin(), p.resources.end());
     if (proto_.rank_ceiling.bps() > 0) res.push_back(channel_ceiling(from, step.channel));
     // A fault's added latency is paid by fluid streams too: it is not in the fill.
-    Time latency = (step.fluid() ? Time{} : step_latency(p, proto_, step.pays_hop_latency())) + net_.extra_latency(res);
+    Time latency = (step.fluid() ? Time{} : step_latency(p.path, proto_, step.pays_hop_latency())) + net_.extra_latency(res);
     if (schedule_->latency_scale != 1.0)
         latency = Time::from_ps(std::llround(static_cast<double>(latency.ps()) * schedule_->latency_scale));
-    if (!peak_.empty()) count_load(s, p.channels);
+    if (!peak_.empty()) count_load(s, p.resources.first(p.channels));
     // The flow ends when the last byte has left; it arrives after the latency.
     net_.start_flow(
         std::move(res), wire_bytes(step.bytes, proto_, via_switch), Time{},
@@ -176,7 +180,7 @@ void Executor::sent(StepId s) {
 }
 
 // Adds a send's links to the in-flight counts (or, given none, removes them).
-void Executor::count_load(StepId s, const std::vector<ChannelId>& channels) {
+void Executor::count_load(StepId s, std::span<const ChannelId> channels) {
     if (in_flight_.size() != peak_.size()) in_flight_.assign(peak_.size(), 0);
     if (load_slot_of_.size() != schedule_->steps.size()) load_slot_of_.assign(schedule_->steps.size(), kNoLoadSlot);
     uint32_t& slot = load_slot_of_[s];

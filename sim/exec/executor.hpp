@@ -9,12 +9,15 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
 #include "sim/core/simulator.hpp"
 #include "sim/exec/protocol.hpp"
 #include "sim/exec/schedule.hpp"
+#include "sim/exec/send_paths.hpp"
 #include "sim/exec/step_costs.hpp"
 #include "sim/hw/routes.hpp"
 #include "sim/net/network.hpp"
@@ -51,6 +54,12 @@ public:
     void on_step_finished(std::function<void(StepId)> observer) { observer_ = std::move(observer); }
     // Extra time before each step may start (seeded jitter for run-to-run studies).
     void delay_steps(std::function<Time(StepId)> delay) { delay_ = std::move(delay); }
+    // Looks up routes in `paths` (shared by the executors of one network,
+    // e.g. a replay's), routing as it does, instead of in a cache of its own.
+    void share_paths(SendPaths& paths) {
+        paths_ = &paths;
+        routing_ = paths.routing();
+    }
     std::size_t steps_finished() const { return finished_; }
     bool finished(StepId s) const { return waiting_on_[s] == kDone; }
     // Counts, per link direction, the most sends in flight at once (for
@@ -68,7 +77,7 @@ private:
     void complete(StepId s);
     ResourceId channel_ceiling(DeviceId gpu, int channel);
     void return_ceilings();
-    void count_load(StepId s, const std::vector<ChannelId>& channels);
+    void count_load(StepId s, std::span<const ChannelId> channels);
     static uint64_t connection(const Step& s);
     DeviceId gpu_of(int channel, int rank) const {
         const auto& gpus = channel_gpus_.empty() ? rank_gpus_
@@ -84,6 +93,8 @@ private:
     std::vector<std::vector<DeviceId>> channel_gpus_;
     Protocol proto_;
     RoutingPolicy routing_;
+    SendPaths* paths_ = nullptr;  // shared, or own_paths_ (made at the first send)
+    std::unique_ptr<SendPaths> own_paths_;
 
     static constexpr uint32_t kDone = UINT32_MAX;
     const Schedule* schedule_ = nullptr;

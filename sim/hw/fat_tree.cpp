@@ -171,14 +171,22 @@ void build_fat_tree(YamlFields& f, FragmentBuilder& b, const FabricSpec& spec) {
             leaf_of_group[g].push_back(id);
         }
         if (clash) return;
-        int64_t endpoint_bps = 0;
+        int64_t endpoint_bps = 0, endpoint_links = 0;
         for (std::size_t g = 0; g < p->groups.size(); ++g)
             for (std::size_t e = 0; e < p->groups[g].size(); ++e) {
                 b.add_link(between(spec.endpoint_link, p->groups[g][e], leaf_of_group[g][e / p->d]));
                 endpoint_bps += spec.endpoint_link.bandwidth.bps();
+                ++endpoint_links;
             }
         const auto l1 = static_cast<int64_t>(leaf.size());
-        if (plane == 0) info.tiers.push_back({"leaf", static_cast<uint32_t>(l1), endpoint_bps, l1 * p->u1 * bw});
+        auto ratio = [&](std::size_t tier) {
+            const PortRatio r = spec.oversubscription[tier];
+            return fmt::format("{}:{}", r.down, r.up);
+        };
+        if (plane == 0)
+            info.tiers.push_back({"leaf", static_cast<uint32_t>(l1), endpoint_bps, spec.tiers > 1 ? l1 * p->u1 * bw : 0,
+                                  spec.tiers > 1 ? ratio(0) : "",
+                                  endpoint_links, l1 * p->d});
         if (spec.tiers == 2) {
             std::vector<DeviceId> spine;
             for (int64_t s = 0; s < p->spines; ++s) spine.push_back(add(fmt::format("{}.spine{}", prefix, s)));
@@ -186,7 +194,9 @@ void build_fat_tree(YamlFields& f, FragmentBuilder& b, const FabricSpec& spec) {
             for (DeviceId l : leaf)
                 for (DeviceId s : spine)
                     for (int64_t n = 0; n < p->leaf_spine_links; ++n) b.add_link(between(spec.link, l, s));
-            if (plane == 0) info.tiers.push_back({"spine", static_cast<uint32_t>(p->spines), l1 * p->u1 * bw, 0});
+            if (plane == 0)
+                info.tiers.push_back({"spine", static_cast<uint32_t>(p->spines), l1 * p->u1 * bw, 0, "", l1 * p->u1,
+                                      l1 * p->u1});
         } else if (spec.tiers == 3) {
             std::vector<DeviceId> core;
             for (int64_t c = 0; c < p->pod_spines * p->cores_per_group; ++c)
@@ -207,8 +217,10 @@ void build_fat_tree(YamlFields& f, FragmentBuilder& b, const FabricSpec& spec) {
             }
             if (plane == 0) {
                 const int64_t spines = p->pods * p->pod_spines;
-                info.tiers.push_back({"spine", static_cast<uint32_t>(spines), l1 * p->u1 * bw, spines * p->u2 * bw});
-                info.tiers.push_back({"core", static_cast<uint32_t>(core.size()), spines * p->u2 * bw, 0});
+                info.tiers.push_back({"spine", static_cast<uint32_t>(spines), l1 * p->u1 * bw, spines * p->u2 * bw,
+                                      ratio(1), l1 * p->u1, l1 * p->u1});
+                info.tiers.push_back({"core", static_cast<uint32_t>(core.size()), spines * p->u2 * bw, 0, "",
+                                      spines * p->u2, spines * p->u2});
             }
         }
     }

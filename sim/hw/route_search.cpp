@@ -1,7 +1,6 @@
 #include "sim/hw/route_search.hpp"
 
 #include <algorithm>
-#include <queue>
 #include <tuple>
 
 namespace collsim {
@@ -25,20 +24,21 @@ void RouteSearch::Side::reset() {
 // unexplored path can beat it (every vertex of a wider path would already be
 // settled on the side whose next key is below that width).
 int64_t RouteSearch::widest(DeviceId src, DeviceId dst) {
-    using Key = std::tuple<int64_t, int, DeviceId>;  // bottleneck, -hops, device
-    std::priority_queue<Key> queue[2];
+    // Max-heaps over queue_ (std::priority_queue's order, storage kept).
+    auto& queue = queue_;
     const DeviceId origin[2] = {src, dst};
     for (int i = 0; i < 2; ++i) {
         side_[i].bw[origin[i]] = INT64_MAX;
         side_[i].hops[origin[i]] = 0;
         side_[i].touched.push_back(origin[i]);
-        queue[i].push({INT64_MAX, 0, origin[i]});
+        queue[i].assign(1, Key{INT64_MAX, 0, origin[i]});
     }
     auto top = [&](int i) -> const Key* {
         while (!queue[i].empty()) {
-            const auto& [bw, neg_hops, v] = queue[i].top();
-            if (bw == side_[i].bw[v] && -neg_hops == side_[i].hops[v]) return &queue[i].top();
-            queue[i].pop();  // superseded entry
+            const auto& [bw, neg_hops, v] = queue[i].front();
+            if (bw == side_[i].bw[v] && -neg_hops == side_[i].hops[v]) return &queue[i].front();
+            std::pop_heap(queue[i].begin(), queue[i].end());  // superseded entry
+            queue[i].pop_back();
         }
         return nullptr;
     };
@@ -49,7 +49,8 @@ int64_t RouteSearch::widest(DeviceId src, DeviceId dst) {
         if (!t[0] || !t[1] || best >= std::min(std::get<0>(*t[0]), std::get<0>(*t[1]))) break;
         const int i = *t[0] >= *t[1] ? 0 : 1;
         const auto [bw, neg_hops, v] = *t[i];
-        queue[i].pop();
+        std::pop_heap(queue[i].begin(), queue[i].end());
+        queue[i].pop_back();
         Side& mine = side_[i];
         const Side& other = side_[1 - i];
         if (!may_transit(v, origin[i])) continue;
@@ -61,7 +62,8 @@ int64_t RouteSearch::widest(DeviceId src, DeviceId dst) {
             if (mine.bw[w] == 0) mine.touched.push_back(w);
             mine.bw[w] = through;
             mine.hops[w] = hops;
-            queue[i].push({through, -hops, w});
+            queue[i].emplace_back(through, -hops, w);
+            std::push_heap(queue[i].begin(), queue[i].end());
             if (other.bw[w] > 0 && (w == src || w == dst || topo_.device(w).kind != DeviceKind::gpu))
                 best = std::max(best, std::min(through, other.bw[w]));
         }
@@ -75,21 +77,25 @@ int64_t RouteSearch::widest(DeviceId src, DeviceId dst) {
 // side with the smaller frontier, until the balls meet. Then the meeting
 // devices at the least total distance H lie on every shortest path, and the
 // rest of the paths are found by walking back along each side's levels.
-RouteSearch::Layers RouteSearch::shortest_paths(DeviceId src, DeviceId dst, int64_t floor_bps) {
+void RouteSearch::shortest_paths(DeviceId src, DeviceId dst, int64_t floor_bps, std::vector<DeviceId>& vertex,
+                                 std::vector<int>& hop) {
     const auto& g = topo_.graph();
     const DeviceId origin[2] = {src, dst};
-    std::vector<DeviceId> frontier[2];
+    auto& frontier = frontier_;
     for (int i = 0; i < 2; ++i) {
         side_[i].hops[origin[i]] = 0;
         side_[i].touched.push_back(origin[i]);
-        frontier[i].push_back(origin[i]);
+        frontier[i].assign(1, origin[i]);
     }
+    vertex.clear();
+    hop.clear();
     auto valid_middle = [&](DeviceId v) { return v == src || v == dst || topo_.device(v).kind != DeviceKind::gpu; };
     bool met = src == dst;
     while (!met && !frontier[0].empty() && !frontier[1].empty()) {
         const int i = frontier[0].size() <= frontier[1].size() ? 0 : 1;
         Side& mine = side_[i];
-        std::vector<DeviceId> next;
+        std::vector<DeviceId>& next = next_;
+        next.clear();
         for (DeviceId v : frontier[i]) {
             if (!may_transit(v, origin[i])) continue;
             for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
@@ -101,16 +107,16 @@ RouteSearch::Layers RouteSearch::shortest_paths(DeviceId src, DeviceId dst, int6
                 met = met || (side_[1 - i].hops[w] >= 0 && valid_middle(w));
             }
         }
-        frontier[i] = std::move(next);
+        std::swap(frontier[i], next);
     }
-    Layers out;
     if (met) {
         const auto& fwd = side_[0].hops;
         const auto& bwd = side_[1].hops;
         int h = INT32_MAX;
         for (DeviceId v : side_[0].touched)
             if (bwd[v] >= 0 && valid_middle(v)) h = std::min(h, fwd[v] + bwd[v]);
-        std::vector<DeviceId> on_path;
+        std::vector<DeviceId>& on_path = on_path_;
+        on_path.clear();
         for (DeviceId v : side_[0].touched)
             if (bwd[v] >= 0 && valid_middle(v) && fwd[v] + bwd[v] == h) on_path.push_back(v), mark_[v] = 1;
         // Walk toward src along forward levels, toward dst along backward ones.
@@ -129,17 +135,17 @@ RouteSearch::Layers RouteSearch::shortest_paths(DeviceId src, DeviceId dst, int6
                 }
             }
         }
-        std::vector<std::pair<int, DeviceId>> by_hop;
+        std::vector<std::pair<int, DeviceId>>& by_hop = by_hop_;
+        by_hop.clear();
         for (DeviceId v : on_path) {
             by_hop.emplace_back(fwd[v] >= 0 ? fwd[v] : h - bwd[v], v);
             mark_[v] = 0;
         }
         std::sort(by_hop.begin(), by_hop.end());
-        for (auto [hop, v] : by_hop) out.vertex.push_back(v), out.hop.push_back(hop);
+        for (auto [h_v, v] : by_hop) vertex.push_back(v), hop.push_back(h_v);
     }
     side_[0].reset();
     side_[1].reset();
-    return out;
 }
 
 }  // namespace collsim

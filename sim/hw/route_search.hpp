@@ -5,6 +5,8 @@
 // not the whole fabric. GPUs are endpoints: a search never leaves a GPU other
 // than the one it started from.
 #include <cstdint>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sim/hw/topology.hpp"
@@ -21,12 +23,10 @@ public:
 
     // The devices on the fewest-hop src -> dst paths over links at least
     // `floor_bps` wide, with their distance from src, sorted by distance then
-    // id (src first, dst last). Empty when there is no such path.
-    struct Layers {
-        std::vector<DeviceId> vertex;
-        std::vector<int> hop;
-    };
-    Layers shortest_paths(DeviceId src, DeviceId dst, int64_t floor_bps);
+    // id (src first, dst last), into `vertex` and `hop`. Empty when there is
+    // no such path.
+    void shortest_paths(DeviceId src, DeviceId dst, int64_t floor_bps, std::vector<DeviceId>& vertex,
+                        std::vector<int>& hop);
 
     bool may_transit(DeviceId v, DeviceId origin) const {
         return v == origin || topo_.device(v).kind != DeviceKind::gpu;
@@ -44,6 +44,12 @@ private:
     const Topology& topo_;
     Side side_[2];  // 0: from src, 1: from dst
     std::vector<uint8_t> mark_;
+    // Scratch, kept between queries: a route query at scale is a few
+    // thousand devices, and allocating these each time was a fifth of it.
+    using Key = std::tuple<int64_t, int, DeviceId>;  // widest: bottleneck, -hops, device
+    std::vector<Key> queue_[2];
+    std::vector<DeviceId> frontier_[2], next_, on_path_;
+    std::vector<std::pair<int, DeviceId>> by_hop_;
 };
 
 }  // namespace collsim

@@ -18,9 +18,8 @@
 // nodes.hpp), as NCCL binds each GPU to a local NIC; only where no such path
 // exists may it use another NIC of its node.
 #include <cstdint>
+#include <deque>
 #include <functional>
-#include <map>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -62,15 +61,18 @@ public:
     // Node of every device and each GPU's own NICs (nodes.hpp), as routes use them.
     const std::vector<uint32_t>& node_of() const { return node_; }
     const std::vector<std::vector<DeviceId>>& home_nics() const { return home_; }
-    // The cache is dropped when it reaches this many pairs (about 1.5 KB each
-    // across a fat-tree), so an all-to-all over a large cluster stays bounded;
-    // answers never depend on what is cached.
-    static constexpr std::size_t kMaxCachedPairs = std::size_t{1} << 18;
+    // The cache is dropped when its DAGs reach this many bytes (a cross-pod
+    // pair of a 3-tier fat-tree takes about 2 KB), so an all-to-all over a
+    // large cluster stays bounded while one collective's pairs at 131,072
+    // GPUs (about a million) stay cached; answers never depend on what is
+    // cached.
+    static constexpr std::size_t kMaxCachedBytes = std::size_t{1} << 30;
 
 private:
     // The devices on equal-cost src->dst paths, ordered by hop count (src
-    // first, dst last), with their incoming channels on those paths.
-    struct Dag {
+    // first, dst last), with their incoming channels on those paths, as it is
+    // built (scratch, reused from query to query).
+    struct DagParts {
         std::vector<DeviceId> vertex;
         std::vector<int> hop;
         std::vector<uint64_t> count;       // paths from src to vertex[i]
@@ -78,26 +80,51 @@ private:
         std::vector<ChannelId> pred;       // incoming channel
         std::vector<uint32_t> pred_from;   // index in vertex of that channel's source
     };
+    // What queries need of it, cached: two allocations per pair instead of six
+    // (a 131,072-GPU collective caches about a million pairs).
+    struct Dag {
+        std::vector<uint64_t> count;  // per vertex; empty when unreachable
+        std::vector<uint32_t> preds;  // pred_begin (vertices + 1), then pred, then pred_from
+        int hops = -1;                // of dst
+        explicit Dag(const DagParts& p);
+        uint32_t vertices() const { return static_cast<uint32_t>(count.size()); }
+        uint32_t begin(uint32_t v) const { return preds[v]; }
+        ChannelId pred(uint32_t k) const { return preds[vertices() + 1 + k]; }
+        uint32_t from(uint32_t k) const { return preds[vertices() + 1 + preds[vertices()] + k]; }
+        std::size_t bytes() const { return sizeof(Dag) + count.size() * sizeof(uint64_t) + preds.size() * sizeof(uint32_t); }
+    };
 
     const Dag* dag(DeviceId src, DeviceId dst);  // nullptr when unreachable
-    Dag build_dag(DeviceId src, DeviceId dst, int64_t floor_bps, bool own_nics);
-    bool turns_below_staging_host(const Dag& d) const;
-    Dag via(DeviceId src, DeviceId host, DeviceId dst);
+    void build(DeviceId src, DeviceId dst);      // into parts_
+    void build_dag(DagParts& d, DeviceId src, DeviceId dst, int64_t floor_bps, bool own_nics);
+    bool turns_below_staging_host(const DagParts& d) const;
+    void via(DeviceId src, DeviceId host, DeviceId dst);
     // A NIC of src's or dst's node that is not theirs to use.
     bool foreign_nic(DeviceId v, DeviceId src, DeviceId dst) const;
     Path finish_path(std::vector<ChannelId> channels) const;
     void check(DeviceId src, DeviceId dst) const;
 
     const Topology& topo_;
-    // Hashed: a replay asks for a route on every send (millions); nothing iterates it.
-    struct PairHash {
-        std::size_t operator()(uint64_t k) const { return static_cast<std::size_t>(k * 0x9e3779b97f4a7c15ULL >> 20); }
-    };
-    std::unordered_map<uint64_t, Dag, PairHash> dags_;
+    // Keyed by (src, dst) in an open-addressing table (key + 1, 0 for empty;
+    // linear probing, at most half full) over a deque whose entries stay put:
+    // a replay asks for a route on every send, closed forms at scale for
+    // millions, and a node-based map's cache misses were 11% of a
+    // 16,384-GPU fluid run (BENCHMARKS.md). `last_` answers the repeated
+    // look-up of one pair (ECMP asks for the path count, then the path).
+    std::vector<uint64_t> keys_;
+    std::vector<uint32_t> slots_;
+    std::deque<Dag> dags_;
+    std::size_t bytes_ = 0;
+    uint64_t last_key_ = 0;  // key + 1 of last_, 0 for none
+    const Dag* last_ = nullptr;
     RouteSearch search_;
+    DagParts parts_, second_;     // scratch of build and via
     std::vector<uint32_t> slot_;  // scratch: device -> index in the Dag being built
     std::vector<uint32_t> node_;
     std::vector<std::vector<DeviceId>> home_;
+    // The widest network link: every path between two nodes crosses one, so
+    // none is wider (see build).
+    int64_t network_bps_ = 0;
 };
 
 }  // namespace collsim

@@ -28,6 +28,11 @@ struct FabricTier {
     uint32_t switches = 0;
     int64_t down_bps = 0;  // summed per-direction bandwidth toward the endpoints
     int64_t up_bps = 0;    // and toward the next tier (0 at the top)
+    // The file's ratio of down to up ports per switch ("2:1"; empty at the
+    // top), and the down ports used of those built: a leaf with fewer
+    // endpoints than ports has more up than down bandwidth whatever the ratio.
+    std::string configured;
+    int64_t down_ports_used = 0, down_ports = 0;
 };
 
 struct FabricInfo {

@@ -45,7 +45,8 @@ void build_torus(YamlFields& /*f*/, FragmentBuilder& b, const FabricSpec& spec) 
     }
     FabricInfo info{spec.name, spec.kind_name, 1, static_cast<uint32_t>(n), {}};
     // A torus has no up direction, so no oversubscription.
-    info.tiers.push_back({"router", static_cast<uint32_t>(n), endpoint_bps, 0});
+    info.tiers.push_back({"router", static_cast<uint32_t>(n), endpoint_bps, 0, "", static_cast<int64_t>(n),
+                          static_cast<int64_t>(n)});
     b.add_fabric(std::move(info));
 }
 

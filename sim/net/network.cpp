@@ -10,7 +10,7 @@ constexpr __int128 kScale = 1'000'000'000'000;  // picoseconds per second
 }
 
 Network::Network(Simulator& sim, std::vector<Bandwidth> capacities)
-    : sim_(sim), extra_latency_(capacities.size()), on_resource_(capacities.size()),
+    : sim_(sim), extra_latency_(capacities.size()), on_resource_(capacities.size()), members_on_(capacities.size(), 0),
       lead_pipeline_(capacities.size(), 0), lead_count_(capacities.size(), 0), carried_(capacities.size(), 0),
       resource_slot_(capacities.size(), kUnmarked) {
     capacity_.reserve(capacities.size());
@@ -33,6 +33,7 @@ ResourceId Network::add_resource(Bandwidth bw) {
     capacity_.push_back(bw.bps());
     extra_latency_.emplace_back();
     on_resource_.emplace_back();
+    members_on_.push_back(0);
     lead_pipeline_.push_back(0);
     lead_count_.push_back(0);
     carried_.push_back(0);
@@ -78,15 +79,16 @@ Bytes Network::carried_now(ResourceId r) const {
     for (FlowId id : on_resource_[r]) {
         const Flow& f = flows_[id];
         const __int128 moved = static_cast<__int128>(f.rate) * (sim_.now() - f.last_update).ps();
-        total += std::min(moved, f.remaining);
+        total += std::min(moved, f.remaining) * f.weight;
     }
     return Bytes(static_cast<int64_t>(total / kScale));
 }
 
 FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done,
-                           Event on_sent, uint32_t pipeline) {
+                           Event on_sent, uint32_t pipeline, uint32_t weight) {
     for (ResourceId r : resources)
         if (r >= capacity_.size()) throw std::out_of_range("flow over an unknown resource");
+    if (weight == 0) throw std::invalid_argument("a flow of no member flows");
     std::sort(resources.begin(), resources.end());
     resources.erase(std::unique(resources.begin(), resources.end()), resources.end());
     if (bytes.count() == 0 || resources.empty()) {
@@ -115,6 +117,7 @@ FlowId Network::start_flow(std::vector<ResourceId> resources, Bytes bytes, Time 
     f.finish = EventHandle{};
     f.active = true;
     f.pipeline = pipeline;
+    f.weight = weight;
     ++active_;
     for (ResourceId r : f.resources) join(r, id);
     changed(f.resources);
@@ -127,7 +130,7 @@ void Network::advance(Flow& f) {
         __int128 moved = static_cast<__int128>(f.rate) * dt.ps();
         moved = std::min(moved, f.remaining);
         f.remaining -= moved;
-        for (ResourceId r : f.resources) carried_[r] += moved;
+        for (ResourceId r : f.resources) carried_[r] += moved * f.weight;
     }
     f.last_update = sim_.now();
 }
@@ -186,9 +189,9 @@ void Network::rerate_around(const std::vector<ResourceId>& touched) {
 // costs O(F k + P log R) rather than a scan of every resource and flow per
 // level: in-network reduction ties hundreds of flows into one component, and
 // a replay's fluid streams thousands.
-// Each resource has one entry, updated lazily: freezing flows at the smallest
-// share s only raises another resource's share, since (cap - s) / (u - 1) >=
-// cap / u exactly when s <= cap / u. So an entry's share is a lower bound of
+// Each resource has one entry, updated lazily: freezing a flow of weight w at
+// the smallest share s only raises another resource's share, since
+// (cap - s w) / (u - w) >= cap / u exactly when s <= cap / u. So an entry's share is a lower bound of
 // its resource's, and the entry at the top, if current, is the true minimum
 // (ties by id as before); a stale one is pushed back with its current share.
 // The order of freezing, hence every rate, is that of re-pushing each entry on
@@ -201,10 +204,8 @@ void Network::fill(const std::vector<FlowId>& component, const std::vector<Resou
     std::vector<Res> res(resources.size());
     for (std::size_t k = 0; k < resources.size(); ++k) res[k] = Res{capacity_[resources[k]], 0};
     auto at = [&](ResourceId r) -> Res& { return res[resource_slot_[r]]; };
-    for (FlowId id : component) {
-        advance(flows_[id]);
-        for (ResourceId r : flows_[id].resources) ++at(r).unfrozen;
-    }
+    for (FlowId id : component)
+        for (ResourceId r : flows_[id].resources) at(r).unfrozen += flows_[id].weight;
     // A snapshot of a resource's state; it counts only while it still matches
     // (states never repeat: each change lowers the unfrozen count).
     struct Entry {
@@ -238,10 +239,11 @@ void Network::fill(const std::vector<FlowId>& component, const std::vector<Resou
             if (rate >= 0) continue;
             rate = share;
             --left;
+            const uint32_t w = flows_[id].weight;
             for (ResourceId q : flows_[id].resources) {
                 Res& x = at(q);
-                x.cap -= share;
-                --x.unfrozen;
+                x.cap -= share * w;
+                x.unfrozen -= w;
             }
         }
     }
@@ -249,6 +251,10 @@ void Network::fill(const std::vector<FlowId>& component, const std::vector<Resou
         Flow& f = flows_[component[i]];
         ++rerated_;
         if (f.rate == new_rate[i] && f.finish.slot != UINT32_MAX) continue;
+        // Progress is brought up to date only where the rate changes: bytes
+        // move linearly at one rate, so advancing over two spans or one sum
+        // to the same integers, and carried_now() counts the span since.
+        advance(f);
         f.rate = new_rate[i];
         schedule_finish(component[i]);
     }
@@ -285,11 +291,13 @@ void Network::join(ResourceId r, FlowId id) {
     if (v.empty()) lead_pipeline_[r] = p, lead_count_[r] = 0;
     if (p == lead_pipeline_[r]) ++lead_count_[r];
     v.push_back(id);
+    members_on_[r] += flows_[id].weight;
 }
 
 void Network::leave(ResourceId r, FlowId id) {
     auto& v = on_resource_[r];
     v.erase(std::find(v.begin(), v.end(), id));
+    members_on_[r] -= flows_[id].weight;
     if (flows_[id].pipeline != lead_pipeline_[r] || --lead_count_[r] > 0 || v.empty()) return;
     // The lead pipeline has left: another one leads, counted once.
     lead_pipeline_[r] = flows_[v.front()].pipeline;

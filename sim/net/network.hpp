@@ -35,8 +35,16 @@ public:
     // shares one of its resources, its end re-rates them at once (with the
     // rest of their component, its own pipeline's flows too): that traffic
     // was held back by it.
+    // A flow of `weight` w stands for w member flows over the same resources,
+    // each carrying `bytes` (a class of equivalent ranks simulated once, an
+    // aggregate of like transfers): every resource divides its capacity among
+    // members, rate() is a member's, carried() counts all of them. This is
+    // exact: max-min gives flows over identical resources identical rates, so
+    // w such flows freeze together at the same share, and the progressive
+    // filling below removes w x share from each of their resources, as w
+    // separate flows would.
     FlowId start_flow(std::vector<ResourceId> resources, Bytes bytes, Time latency, Event on_done,
-                      Event on_sent = {}, uint32_t pipeline = 0);
+                      Event on_sent = {}, uint32_t pipeline = 0, uint32_t weight = 1);
     // A pipeline id no flow has used.
     uint32_t new_pipeline() { return ++pipelines_; }
 
@@ -45,8 +53,8 @@ public:
     // Flow rate computations done so far: a measure of re-rating work.
     uint64_t rerated_flows() const { return rerated_; }
     std::size_t resource_count() const { return capacity_.size(); }
-    // Flows currently sharing a resource (adaptive routing steers by it).
-    std::size_t flows_on(ResourceId r) const { return on_resource_[r].size(); }
+    // Member flows currently sharing a resource (adaptive routing steers by it).
+    std::size_t flows_on(ResourceId r) const { return members_on_[r]; }
     Bandwidth capacity(ResourceId r) const { return Bandwidth::bytes_per_s(capacity_[r]); }
     // Changes a resource's capacity now (a fault, a repair); the flows that
     // share it are re-rated. Zero stalls them until capacity returns.
@@ -85,6 +93,7 @@ private:
         EventHandle finish;
         bool active = false;
         uint32_t pipeline = 0;
+        uint32_t weight = 1;
     };
 
     void changed(const std::vector<ResourceId>& touched);
@@ -101,6 +110,7 @@ private:
     std::vector<int64_t> capacity_;
     std::vector<Time> extra_latency_;
     std::vector<std::vector<FlowId>> on_resource_;
+    std::vector<std::size_t> members_on_;  // the weights of on_resource_[r]'s flows, summed
     // Per resource with flows: the pipeline of one of them, and how many of
     // its flows are of that pipeline (so that a pipeline's flow ending can
     // tell in O(1) whether anything else shares the resource).

@@ -46,7 +46,7 @@ CommLauncher::CommLauncher(Simulator& sim, Network& net, Routes& routes, const T
                            std::vector<std::string> disabled, std::vector<std::string> enabled, ModelTier model)
     : sim_(sim), net_(net), routes_(routes), topo_(topo), cal_(cal), max_steps_(max_schedule_steps),
       algo_(std::move(algo)), proto_(std::move(proto)), disabled_(std::move(disabled)), enabled_(std::move(enabled)),
-      model_(model) {}
+      model_(model), paths_(topo, routes, RoutingPolicy{}) {}
 
 // NCCL runs point-to-point operations with the Simple protocol, outside its
 // tuner; their steps pay the ring/Simple latencies (NCCL v2.30.7 tables), and
@@ -74,6 +74,7 @@ void CommLauncher::run(const Schedule& s, std::vector<DeviceId> gpus, const Prot
         executors_.emplace_back();
     }
     executors_[slot] = std::make_unique<Executor>(sim_, net_, routes_, topo_, std::move(gpus), proto);
+    executors_[slot]->share_paths(paths_);
     if (!channel_gpus.empty()) executors_[slot]->place_channels(channel_gpus);
     executors_[slot]->start(s, [this, slot, done = std::move(done)] {
         done();

@@ -66,6 +66,8 @@ private:
     std::map<std::tuple<std::vector<DeviceId>, CollOp, int64_t, int>, CollectivePlan> plans_;
     std::map<int64_t, std::unique_ptr<Schedule>> p2p_schedules_;
     std::vector<std::unique_ptr<Schedule>> one_off_;  // uneven all-to-alls, kept while they run
+    // Routes of every collective's sends (default routing, as the executors').
+    SendPaths paths_;
     std::vector<std::unique_ptr<Executor>> executors_;
     std::vector<std::size_t> free_;
 };

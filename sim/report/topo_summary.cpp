@@ -63,9 +63,15 @@ std::string counts(const std::map<std::string, std::size_t>& m) {
     return out;
 }
 
+// The ratio as built, which is the file's only where every down port is used.
 std::string ratio(const FabricTier& t) {
     if (t.up_bps == 0) return "";
-    return fmt::format(", oversubscription {:.2f}:1", static_cast<double>(t.down_bps) / static_cast<double>(t.up_bps));
+    std::string out =
+        fmt::format(", oversubscription {:.2f}:1", static_cast<double>(t.down_bps) / static_cast<double>(t.up_bps));
+    if (t.down_ports_used < t.down_ports)
+        out += fmt::format(" as built ({} in the file; {} of {} down ports used)", t.configured, t.down_ports_used,
+                           t.down_ports);
+    return out;
 }
 }  // namespace
 
@@ -141,6 +147,9 @@ std::string render_json(const TopoSummary& s) {
                 x["oversubscription"] = static_cast<double>(t.down_bps) / static_cast<double>(t.up_bps);
             else
                 x["oversubscription"] = nullptr;
+            x["configured_oversubscription"] = t.configured.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(t.configured);
+            x["down_ports_used"] = t.down_ports_used;
+            x["down_ports"] = t.down_ports;
             o["tiers"].push_back(std::move(x));
         }
         j["fabrics"].push_back(std::move(o));

@@ -70,10 +70,7 @@ TEST_CASE("alone on the network the fluid tier gives the closed form's time, op 
 // Against every chunk: rings and chains time as the chunk-level tier does on
 // one server; pipelines inherit their closed form's fill, which the chunks
 // partly hide (up to 6-8% high for trees at tens of chunks, NVLS up to 7% low
-// where its chunks shrink). Across servers the closed forms charge every
-// hop at the share of a link that all channels' hops would get at once,
-// which desynchronised rings do not meet: a 2-node ring at 16 MiB is 25%
-// slower in the fluid tier than chunk by chunk (validation/README, issue 21).
+// where its chunks shrink).
 TEST_CASE("on one server the fluid tier agrees with the chunk-level tier as closely as its closed form does") {
     struct Bound {
         FluidCase c;
@@ -92,6 +89,58 @@ TEST_CASE("on one server the fluid tier agrees with the chunk-level tier as clos
             CHECK(std::abs(fluid.time.us() / chunks.time.us() - 1) < b.within);
         }
     }
+}
+
+// Across servers a ring's channels drift apart behind the NIC-bound hops, so
+// the NVLink hops, which have slack, share their ports less than all at once;
+// the ring's closed form (ring_bound.hpp) re-times those hops at the period
+// the pass settles to. What is left above 2%, with the chunk-level tier
+// slower (the closed form credits more drift than the chunks show):
+// - at 16 MiB, where the per-step latency (3.7 us NVLink, 14 us NET) is
+//   several times a step's transfer, channels that crossed the NET hops at
+//   the same time stay in step: 2 nodes 3.9% (AllReduce), 6.4% (AllGather),
+//   9.8% (ReduceScatter, whose reductions on a GPU's memory are credited the
+//   same drift); the 2:1 fat-tree up to 4.5%.
+// - 16 nodes' AllGather at 256 MiB, 2.3%.
+// Trees keep their closed form's fill (up to 11% high on 2 nodes at 256 MiB:
+// the chunks start the busiest link before the first chunk's trip ends).
+TEST_CASE("across servers and over a 2:1 fat-tree the fluid tier agrees with the chunk-level tier within the stated bounds") {
+    struct Bound {
+        FluidCase c;
+        double within;
+    };
+    const char* two_to_one = "../tests/data/fluid/h100-4n-2to1.yaml";
+    for (const Bound& b : {Bound{{"cluster-h100-2n.yaml", CollOp::allreduce, "ring"}, 0.045},
+                           Bound{{"cluster-h100-2n.yaml", CollOp::allgather, "ring"}, 0.07},
+                           Bound{{"cluster-h100-2n.yaml", CollOp::reducescatter, "ring"}, 0.105},
+                           Bound{{"cluster-h100-2n.yaml", CollOp::allreduce, "tree"}, 0.12},
+                           Bound{{"cluster-h100-2n.yaml", CollOp::allreduce, "nvls_tree"}, 0.02},
+                           Bound{{"cluster-h100-16n.yaml", CollOp::allreduce, "ring"}, 0.01},
+                           Bound{{"cluster-h100-16n.yaml", CollOp::allgather, "ring"}, 0.03},
+                           Bound{{"cluster-h100-16n.yaml", CollOp::reducescatter, "ring"}, 0.015},
+                           Bound{{two_to_one, CollOp::allreduce, "ring"}, 0.025},
+                           Bound{{two_to_one, CollOp::allgather, "ring"}, 0.035},
+                           Bound{{two_to_one, CollOp::reducescatter, "ring"}, 0.05}}) {
+        const Topology topo = shipped_file(b.c.topology);
+        Routes routes(topo);
+        for (int64_t size : kFluidSizes) {
+            const Prediction fluid = timed_by(topo, routes, b.c.op, b.c.algo, Bytes(size), ModelTier::fluid);
+            const Prediction chunks = timed_by(topo, routes, b.c.op, b.c.algo, Bytes(size), ModelTier::flow);
+            INFO(b.c.topology << " " << to_string(b.c.op) << " " << b.c.algo << " " << size << " B: fluid "
+                              << fluid.time.us() << " us, chunk-level " << chunks.time.us() << " us");
+            CHECK(std::abs(fluid.time.us() / chunks.time.us() - 1) < b.within);
+        }
+    }
+}
+
+TEST_CASE("where the fluid tier and the closed form differ, --explain names the links, their flows and how busy") {
+    auto r = run_cli("coll -t tests/data/faults/two-nodes.yaml --sizes 64M --algo ring --model fluid --links 0 "
+                     "--faults tests/data/faults/leaf-flap.yaml --explain");
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("contention: n0.gpu0->n0.pcie carried 1 flow at once (50.6% busy)"));
+    auto alone = run_cli("coll -t topologies/cluster-h100-2n.yaml --sizes 256M --algo ring --model fluid --links 0 --explain");
+    REQUIRE(alone.exit_code == 0);
+    CHECK_THAT(alone.out, Catch::Contains("agree (no contention)"));
 }
 
 TEST_CASE("auto simulates chunk by chunk within its step budget and takes the fluid tier beyond, and says so") {

@@ -32,11 +32,25 @@ TEST_CASE("topo show JSON has the stable keys and is byte-identical across runs"
     CHECK(j["fabrics"][0]["tiers"][1]["switches"] == 4);
 }
 
+TEST_CASE("topo show tells the file's oversubscription from the built one where leaves are part full") {
+    // 16 NICs on 8 rail leaves of 32 down ports each: 1:1 per switch, 1:16 in bandwidth as built.
+    auto table = run_cli("topo show topologies/cluster-h100-2n.yaml");
+    REQUIRE(table.exit_code == 0);
+    CHECK_THAT(table.out, Catch::Contains("oversubscription 0.06:1 as built (1:1 in the file; 16 of 256 down ports used)"));
+    auto json = run_cli("topo show --format json topologies/cluster-h100-2n.yaml");
+    REQUIRE(json.exit_code == 0);
+    const auto leaf = nlohmann::json::parse(json.out)["fabrics"][0]["tiers"][0];
+    CHECK(leaf["configured_oversubscription"] == "1:1");
+    CHECK(leaf["down_ports_used"] == 16);
+    CHECK(leaf["down_ports"] == 256);
+    CHECK(nlohmann::json::parse(json.out)["fabrics"][0]["tiers"][1]["configured_oversubscription"].is_null());
+}
+
 TEST_CASE("topo show prints a table and CSV") {
     auto table = run_cli("topo show topologies/cluster-h100-128n-2to1.yaml");
     REQUIRE(table.exit_code == 0);
     CHECK_THAT(table.out, Catch::Contains("bisection bandwidth   12800.00 GB/s"));
-    CHECK_THAT(table.out, Catch::Contains("oversubscription 2.00:1"));
+    CHECK_THAT(table.out, Catch::Contains("oversubscription 2.00:1\n"));
     CHECK_THAT(table.out, Catch::Contains("diameter              8 hops"));
     auto csv = run_cli("topo show --format csv topologies/dgx-h100.yaml");
     CHECK_THAT(csv.out, Catch::StartsWith("section,key,value\n"));

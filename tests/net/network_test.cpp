@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
+#include <vector>
+
 #include "sim/net/network.hpp"
 
 using namespace collsim;
@@ -143,4 +146,51 @@ TEST_CASE("a pipeline's stream that ends leaves its own pipeline's streams at th
     net.start_flow({0}, Bytes(30'000), Time{}, [&] { done = sim.now(); }, {}, p);
     sim.run();
     CHECK(done == Time::from_ps(6'000'000));
+}
+
+TEST_CASE("a flow of weight w takes the rates, times and link bytes of w identical flows") {
+    // Links 0 (10 GB/s), 1 (4 GB/s), 2 (7 GB/s). Three like flows over {0, 1}
+    // beside a flow over {0} and one over {1, 2}; then the same with the three
+    // as one flow of weight 3. Sizes differ so that flows end at different
+    // times and re-rating runs between.
+    struct Run {
+        std::vector<Time> done;
+        std::vector<Bytes> carried;
+        std::size_t members_on_1 = 0;
+    };
+    auto run = [](bool weighted) {
+        Simulator sim;
+        Network net(sim, {gbps(10), gbps(4), gbps(7)});
+        Run r;
+        r.done.assign(3, Time{});
+        if (weighted) {
+            net.start_flow({0, 1}, Bytes(3'000'000), 1_us, [&] { r.done[0] = sim.now(); }, {}, 0, 3);
+        } else {
+            for (int i = 0; i < 3; ++i) net.start_flow({0, 1}, Bytes(3'000'000), 1_us, [&] { r.done[0] = sim.now(); });
+        }
+        net.start_flow({0}, Bytes(20'000'000), Time{}, [&] { r.done[1] = sim.now(); });
+        net.start_flow({1, 2}, Bytes(1'000'000), Time{}, [&] { r.done[2] = sim.now(); });
+        net.settle();
+        r.members_on_1 = net.flows_on(1);
+        sim.run();
+        for (ResourceId l = 0; l < 3; ++l) r.carried.push_back(net.carried(l));
+        return r;
+    };
+    const Run each = run(false), weighted = run(true);
+    CHECK(weighted.members_on_1 == 4);
+    CHECK(weighted.members_on_1 == each.members_on_1);
+    CHECK(weighted.done == each.done);
+    CHECK(weighted.carried == each.carried);
+    CHECK(weighted.carried[1] == Bytes(10'000'000));  // 3 x 3 MB + 1 MB
+    // Link 1: four members at 1 GB/s each, so the 1 MB flow ends at 1 ms; the
+    // three then share it at 4/3 GB/s for their last 2 MB each (1.5 ms), plus 1 us.
+    CHECK(weighted.done[2] == 1000_us);
+    CHECK(weighted.done[0] > 2501_us);
+    CHECK(weighted.done[0] < 2501_us + 1_ns);
+}
+
+TEST_CASE("a flow of no members is refused") {
+    Simulator sim;
+    Network net(sim, {gbps(10)});
+    CHECK_THROWS_AS(net.start_flow({0}, Bytes(1'000), Time{}, [] {}, {}, 0, 0), std::invalid_argument);
 }
