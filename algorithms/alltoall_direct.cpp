@@ -83,8 +83,8 @@ FluidForm alltoall_direct_form(const CollectiveCall& call, CostModel& m, bool st
     // Every pair is a transfer with its own route (ECMP hashes each pair
     // apart), so memory grows as n^2: about 1.1 GiB per million transfers.
     const int64_t transfers = int64_t{n} * (n - 1) * call.channels;
-    std::string why_not;
-    if (transfers > kAggregateAbove)
+    std::string why_not = "other traffic or faults act on the network";
+    if (transfers > kAggregateAbove && call.network_alone)
         if (auto f = aggregated_form(call, m, bytes, copy, &why_not)) return *f;
     if (transfers > kMaxAllToAllTransfers)
         throw InputError(SourceLocation{}, "--ranks",

@@ -148,6 +148,7 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
         return k;
     };
     c.closed_call = call(simulated, 0);
+    c.closed_call.network_alone = req.network_alone;
     const bool ring = c.algorithm->name == "ring";
     // Only a ring (and its chains) crosses from node to node at the ends of each node's span.
     c.channel_gpus = rail_aligned_channels(routes, req.ranks, simulated, ring);
