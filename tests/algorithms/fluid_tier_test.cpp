@@ -50,6 +50,24 @@ const FluidCase kFluidCases[] = {
     {"cluster-h100-2n.yaml", CollOp::allreduce, "nvls_tree"}, {"cluster-h100-2n.yaml", CollOp::alltoall, "alltoall"},
 };
 const int64_t kFluidSizes[] = {8, 64 << 10, 1 << 20, 16 << 20, 256 << 20, int64_t{1} << 30};
+
+struct Bound {
+    FluidCase c;
+    double within;
+};
+
+// The fluid tier against every chunk, size by size, within `within` of the chunk-level time.
+void check_against_chunks(const FluidCase& c, double within) {
+    const Topology topo = shipped_file(c.topology);
+    Routes routes(topo);
+    for (int64_t size : kFluidSizes) {
+        const Prediction fluid = timed_by(topo, routes, c.op, c.algo, Bytes(size), ModelTier::fluid);
+        const Prediction chunks = timed_by(topo, routes, c.op, c.algo, Bytes(size), ModelTier::flow);
+        INFO(c.topology << " " << to_string(c.op) << " " << c.algo << " " << size << " B: fluid " << fluid.time.us()
+                        << " us, chunk-level " << chunks.time.us() << " us");
+        CHECK(std::abs(fluid.time.us() / chunks.time.us() - 1) < within);
+    }
+}
 }  // namespace
 
 TEST_CASE("alone on the network the fluid tier gives the closed form's time, op by op and size by size") {
@@ -72,22 +90,10 @@ TEST_CASE("alone on the network the fluid tier gives the closed form's time, op 
 // partly hide (up to 6-8% high for trees at tens of chunks, NVLS up to 7% low
 // where its chunks shrink).
 TEST_CASE("on one server the fluid tier agrees with the chunk-level tier as closely as its closed form does") {
-    struct Bound {
-        FluidCase c;
-        double within;
-    };
     for (const Bound& b : {Bound{kFluidCases[0], 0.005}, Bound{kFluidCases[1], 0.005}, Bound{kFluidCases[2], 0.005},
                            Bound{kFluidCases[3], 0.005}, Bound{kFluidCases[4], 0.005}, Bound{kFluidCases[5], 0.07},
                            Bound{kFluidCases[6], 0.075}, Bound{kFluidCases[8], 0.005}, Bound{kFluidCases[9], 0.085}}) {
-        const Topology topo = shipped_file(b.c.topology);
-        Routes routes(topo);
-        for (int64_t size : kFluidSizes) {
-            const Prediction fluid = timed_by(topo, routes, b.c.op, b.c.algo, Bytes(size), ModelTier::fluid);
-            const Prediction chunks = timed_by(topo, routes, b.c.op, b.c.algo, Bytes(size), ModelTier::flow);
-            INFO(b.c.topology << " " << to_string(b.c.op) << " " << b.c.algo << " " << size << " B: fluid "
-                              << fluid.time.us() << " us, chunk-level " << chunks.time.us() << " us");
-            CHECK(std::abs(fluid.time.us() / chunks.time.us() - 1) < b.within);
-        }
+        check_against_chunks(b.c, b.within);
     }
 }
 
@@ -105,10 +111,6 @@ TEST_CASE("on one server the fluid tier agrees with the chunk-level tier as clos
 // Trees keep their closed form's fill (up to 11% high on 2 nodes at 256 MiB:
 // the chunks start the busiest link before the first chunk's trip ends).
 TEST_CASE("across servers and over a 2:1 fat-tree the fluid tier agrees with the chunk-level tier within the stated bounds") {
-    struct Bound {
-        FluidCase c;
-        double within;
-    };
     const char* two_to_one = "../tests/data/fluid/h100-4n-2to1.yaml";
     for (const Bound& b : {Bound{{"cluster-h100-2n.yaml", CollOp::allreduce, "ring"}, 0.045},
                            Bound{{"cluster-h100-2n.yaml", CollOp::allgather, "ring"}, 0.07},
@@ -121,15 +123,7 @@ TEST_CASE("across servers and over a 2:1 fat-tree the fluid tier agrees with the
                            Bound{{two_to_one, CollOp::allreduce, "ring"}, 0.025},
                            Bound{{two_to_one, CollOp::allgather, "ring"}, 0.035},
                            Bound{{two_to_one, CollOp::reducescatter, "ring"}, 0.05}}) {
-        const Topology topo = shipped_file(b.c.topology);
-        Routes routes(topo);
-        for (int64_t size : kFluidSizes) {
-            const Prediction fluid = timed_by(topo, routes, b.c.op, b.c.algo, Bytes(size), ModelTier::fluid);
-            const Prediction chunks = timed_by(topo, routes, b.c.op, b.c.algo, Bytes(size), ModelTier::flow);
-            INFO(b.c.topology << " " << to_string(b.c.op) << " " << b.c.algo << " " << size << " B: fluid "
-                              << fluid.time.us() << " us, chunk-level " << chunks.time.us() << " us");
-            CHECK(std::abs(fluid.time.us() / chunks.time.us() - 1) < b.within);
-        }
+        check_against_chunks(b.c, b.within);
     }
 }
 
