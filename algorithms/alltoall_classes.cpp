@@ -145,6 +145,25 @@ std::map<ClassKey, int64_t> node_classes(CostModel& m, const RoleTable& roles, c
     return out;
 }
 
+// Pooling a role's links assumes that the pairs' routes spread over them, as
+// ECMP's hash (or adaptive routing's load-free choice) does; single-path
+// routing puts every pair on its path 0, which pooled roles cannot see (16x
+// off on a 2:1 fat-tree). Whether the first node's first 64 pairs with more
+// than one path all took path 0: by chance, at most 2^-64 under a hash.
+bool takes_first_paths(CostModel& m, const std::vector<DeviceId>& gpus, uint32_t node) {
+    const auto& node_of = m.routes().node_of();
+    int multipath = 0;
+    for (DeviceId s : gpus) {
+        if (node_of[s] != node) continue;
+        for (DeviceId d : gpus) {
+            if (d == s || m.routes().path_count(s, d) < 2) continue;
+            if (m.path(s, d, 0).channels != m.routes().path(s, d, 0).channels) return false;
+            if (++multipath == 64) return true;
+        }
+    }
+    return multipath > 0;
+}
+
 }  // namespace
 
 std::variant<AllToAllClasses, std::string> alltoall_classes(const CollectiveCall& call, CostModel& m, Bytes bytes) {
@@ -158,6 +177,8 @@ std::variant<AllToAllClasses, std::string> alltoall_classes(const CollectiveCall
     const auto& node_of = m.routes().node_of();
     const RoleTable roles(topo, m, call.channels);
     if (auto why = roles.asymmetry()) return *why;
+    if (takes_first_paths(m, gpus, node_of[gpus.front()]))
+        return std::string("the pairs take their first equal-cost path (single-path routing), not a hashed spread");
     std::vector<int64_t> loads(topo.channel_count(), 0);
     const uint32_t first = node_of[gpus.front()], last = node_of[gpus.back()];
     const auto classes = node_classes(m, roles, gpus, first, bytes, &loads);
