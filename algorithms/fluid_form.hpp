@@ -47,6 +47,9 @@ struct FluidForm {
     Time steady;             // what the closed form charges for the streams' bytes
     std::vector<FluidStream> streams;
     std::vector<DeviceId> switches;  // participants ranks + i, as in Schedule
+    // What the form reduced beyond its streams, for the output's reductions
+    // (an AllToAll's pair classes, alltoall_classes.hpp).
+    std::vector<std::string> reductions = {};
 };
 
 // The fluid schedule: one step per stream (streams of one connection run side

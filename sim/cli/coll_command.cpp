@@ -182,6 +182,7 @@ CollRun simulate_coll(const CollOptions& o, RunMonitor* hook) {
     req.link_traffic = (o.links > 0 || o.explain) && req.model != ModelTier::analytical;
     req.msccl = file ? &*file : nullptr;
     if (!o.faults.empty()) req.setup = link_fault_setup(load_fault_plan(o.faults, topo));
+    req.network_alone = o.faults.empty();
     req.timeout = parse_timeout(o.timeout);
     req.setup = with_monitor(std::move(req.setup), hook);
     // A sweep of growing sizes costs more with each size (up to the lumping

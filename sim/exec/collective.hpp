@@ -42,6 +42,10 @@ struct CollectiveCall {
     // The most steps the schedule may have (0: no bound). Algorithms that can
     // lump their steps (the ring: ring_steps.hpp) keep within it; others ignore it.
     std::size_t max_steps = 0;
+    // Nothing but this collective acts on the network (no fault, straggler or
+    // other traffic): forms that leave the network out (an AllToAll's pair
+    // classes, alltoall_classes.hpp) may be used.
+    bool network_alone = true;
 };
 
 }  // namespace collsim

@@ -148,6 +148,7 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
         return k;
     };
     c.closed_call = call(simulated, 0);
+    c.closed_call.network_alone = req.network_alone;
     const bool ring = c.algorithm->name == "ring";
     // Only a ring (and its chains) crosses from node to node at the ends of each node's span.
     c.channel_gpus = rail_aligned_channels(routes, req.ranks, simulated, ring);
@@ -171,9 +172,11 @@ CollectivePlan plan_collective(const Topology& topo, Routes& routes, const Predi
         c.schedule = fluid_schedule(form, c.closed_call, std::string(c.algorithm->name), c.protocol.base_latency);
         c.simulated_channels = simulated;
         c.call = c.closed_call;
-        c.reductions.push_back(fmt::format("fluid: the steady state as {} long-lived streams; the closed form's "
-                                           "latencies, fill and drain ({:.2f} us) paid with the launch",
-                                           c.schedule->steps.size(), c.schedule->fill.us()));
+        if (form.reductions.empty())
+            c.reductions.push_back(fmt::format("fluid: the steady state as {} long-lived streams; the closed form's "
+                                               "latencies, fill and drain ({:.2f} us) paid with the launch",
+                                               c.schedule->steps.size(), c.schedule->fill.us()));
+        c.reductions.insert(c.reductions.end(), form.reductions.begin(), form.reductions.end());
         return c;
     }
     int bounded = simulated;

@@ -57,6 +57,8 @@ struct PredictRequest {
     std::vector<std::string> enabled{};
     // Protocols NCCL_PROTO turned off, or on where NCCL leaves them off.
     ProtoSwitches protos{};
+    // No fault plan and no other traffic on the network (CollectiveCall::network_alone).
+    bool network_alone = true;
 };
 
 struct Prediction {

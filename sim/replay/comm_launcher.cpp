@@ -104,6 +104,8 @@ LaunchInfo CommLauncher::collective(const std::vector<DeviceId>& gpus, CollOp op
         req.disabled = disabled_;
         req.enabled = enabled_;
         req.model = model_;
+        // A replay's collectives share the network with each other and its faults.
+        req.network_alone = false;
         it = plans_.emplace(std::move(key), plan_collective(topo_, routes_, req, cal_)).first;
     }
     const CollectivePlan& p = it->second;

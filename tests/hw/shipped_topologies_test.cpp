@@ -68,6 +68,9 @@ const std::map<std::string, Expected>& expected() {
         // 128 nodes: 32 leaves, 1024 uplinks -> 16 spines (8 at 2:1, 512 uplinks).
         {"cluster-h100-128n", cluster(128, 32 + 16, 1024 + 1024)},
         {"cluster-h100-128n-2to1", cluster(128, 32 + 8, 1024 + 512)},
+        // 512 nodes, 3 tiers: 128 leaves in 4 pods of 32, 32 spines per pod
+        // (128), each with 32 uplinks to a group of 8 cores (64 cores).
+        {"cluster-h100-512n", cluster(512, 128 + 128 + 64, 4096 * 3)},
         // 2048 nodes, 3 tiers: 512 leaves in 16 pods of 32, 32 spines per pod
         // (512), each with 32 uplinks to a group of 8 cores (256 cores).
         {"cluster-h100-2048n", cluster(2048, 512 + 512 + 256, 16384 * 3)},
