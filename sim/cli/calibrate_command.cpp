@@ -72,6 +72,9 @@ int run_calibrate(const CalibrateOptions& o) {
     const Calibration start = o.start.empty() ? Calibration{} : load_calibration(o.start);
 
     TopologyCache machines(o.settings);
+    SpareCores cores(1);  // rows share two threads: the CI machine has two cores
+    RowThreads rows(cores, o.settings);
+    options.rows = &rows;
     std::vector<Dataset> data;
     for (const auto& log : o.logs) {
         data.push_back(log_dataset(log, o.topology, machines,

@@ -78,11 +78,12 @@ Calibration apply(const Calibration& start, const Layout& layout, const std::vec
 }
 
 std::vector<RowError> predict_all(const std::vector<const Dataset*>& data, TopologyCache& machines,
-                                  const Calibration& cal, RunMonitor* monitor,
+                                  const Calibration& cal, const FitOptions& options,
                                   std::map<BaseKey, bool>* used = nullptr) {
     std::vector<RowError> out;
     for (const Dataset* d : data) {
-        const DatasetPrediction p = predict_dataset(*d, machines.get(d->topology_path), cal, monitor);
+        const DatasetPrediction p =
+            predict_dataset(*d, machines.get(d->topology_path), cal, options.monitor, false, options.rows);
         for (const auto& row : p.rows) {
             out.push_back(row.error);
             if (used)
@@ -125,7 +126,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
     base.size_corrections.clear();  // refitted below, on top of the fitted model
     // Per (collective, family, protocol) in use: whether latency-bound rows ran it.
     std::map<BaseKey, bool> used;
-    const std::vector<RowError> before = predict_all(data, machines, start, options.monitor, &used);
+    const std::vector<RowError> before = predict_all(data, machines, start, options, &used);
     out.before = summarize(before);
     out.rows = static_cast<int>(before.size());
 
@@ -227,7 +228,8 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
                 std::map<int, double> noise;
                 for (const MeasuredRow& m : d->measurement.rows) noise[m.line] = noise_weight(m);
                 const DatasetPrediction p =
-                    predict_dataset(*d, machines.get(d->topology_path), apply(base, layout, zero), options.monitor);
+                    predict_dataset(*d, machines.get(d->topology_path), apply(base, layout, zero),
+                                    options.monitor, false, options.rows);
                 for (const auto& row : p.rows) {
                     cached_rows.push_back(RowError{row.error.size, row.error.measured_us, row.device_us});
                     row_floor.push_back(launch_floor(d->gpus_per_thread, base).us());
@@ -297,7 +299,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
 
     // Size corrections: per range, the geometric mean of measured / predicted.
     if (!options.size_boundaries.empty()) {
-        const std::vector<RowError> rows = predict_all(data, machines, fitted, options.monitor);
+        const std::vector<RowError> rows = predict_all(data, machines, fitted, options);
         std::vector<Bytes> edges{Bytes(0)};
         edges.insert(edges.end(), options.size_boundaries.begin(), options.size_boundaries.end());
         edges.push_back(Bytes(int64_t{1} << 60));  // 1 EiB: above any size a log holds
@@ -320,7 +322,7 @@ FitResult fit_calibration(const std::vector<const Dataset*>& data, TopologyCache
     }
     if (versions.size() == 1 && !versions.begin()->empty()) fitted.nccl_version = *versions.begin();
     fitted.fitted_from = from;
-    out.after = summarize(predict_all(data, machines, fitted, options.monitor));
+    out.after = summarize(predict_all(data, machines, fitted, options));
     out.calibration = std::move(fitted);
     return out;
 }

@@ -16,6 +16,7 @@
 #include "sim/model/calibration.hpp"
 #include "sim/validate/dataset.hpp"
 #include "sim/validate/error_stats.hpp"
+#include "sim/validate/row_threads.hpp"
 
 namespace collsim {
 
@@ -27,6 +28,8 @@ struct FitOptions {
     // Polled by every prediction of the fit (progress, a wall-clock limit);
     // a RunStopped it throws leaves fit_calibration.
     RunMonitor* monitor = nullptr;
+    // A second thread for each simulation's rows, where a core is free.
+    RowThreads* rows = nullptr;
 };
 
 struct FittedParameter {

@@ -19,8 +19,9 @@ std::optional<OutOfSample> out_of_sample(const std::vector<const Dataset*>& data
         const Calibration fitted = fit_calibration(train, machines, start, options).calibration;
         for (const Dataset* d : test) {
             TopologyCache::Entry& machine = machines.get(d->topology_path);
-            for (const RowError& e : predict_dataset(*d, machine, start, options.monitor).errors()) before.push_back(e);
-            for (const RowError& e : predict_dataset(*d, machine, fitted, options.monitor).errors()) after.push_back(e);
+            for (const Calibration* cal : {&start, &fitted})
+                for (const RowError& e : predict_dataset(*d, machine, *cal, options.monitor, false, options.rows).errors())
+                    (cal == &start ? before : after).push_back(e);
         }
     }
     out.before = summarize(before);

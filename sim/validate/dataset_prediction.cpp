@@ -1,6 +1,7 @@
 #include "sim/validate/dataset_prediction.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "sim/exec/monitored_setup.hpp"
 #include "sim/model/predict.hpp"
@@ -67,30 +68,36 @@ std::size_t predicted_row_count(const Dataset& d) {
 }
 
 DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machine, const Calibration& cal,
-                                  RunMonitor* monitor, bool count_rows) {
-    const auto& gpus = machine.topo.gpus();
+                                  RunMonitor* monitor, bool count_rows, RowThreads* threads) {
     PredictRequest req;
     req.op = d.op;
-    req.ranks = {gpus.begin(), gpus.begin() + d.ranks};
     req.algo = d.algo;
     req.proto = d.proto;
     req.disabled = d.disabled;
     req.enabled = d.enabled;
     req.protos = d.protos;
     req.setup = with_monitor({}, monitor);
+    std::vector<std::pair<const MeasuredRow*, double>> todo;  // with its measured time
+    for (const auto& row : d.measurement.rows)
+        if (const auto measured = usable_time_us(row, d)) todo.emplace_back(&row, *measured);
     DatasetPrediction out;
-    for (const auto& row : d.measurement.rows) {
-        const auto measured = usable_time_us(row, d);
-        if (!measured) continue;
+    out.rows.resize(todo.size());
+    auto predict = [&](std::size_t i, TopologyCache::Entry& m) {
         // Before each row, not after: a run whose last row is done is never stopped.
         if (monitor) monitor->poll();
-        req.bytes = row.size;
-        const Prediction p = predict_collective(machine.topo, machine.routes, req, cal);
+        const auto& gpus = m.topo.gpus();
+        PredictRequest r = req;
+        r.ranks = {gpus.begin(), gpus.begin() + d.ranks};
+        r.bytes = todo[i].first->size;
+        const Prediction p = predict_collective(m.topo, m.routes, r, cal);
         const Time measured_like = with_launch_floor(p.time, d.gpus_per_thread, cal);
-        out.rows.push_back(
-            PredictedRow{RowError{row.size, *measured, measured_like.us()}, p.algo, p.proto, row.line, p.time.us()});
+        out.rows[i] = PredictedRow{RowError{r.bytes, todo[i].second, measured_like.us()}, p.algo, p.proto,
+                                   todo[i].first->line, p.time.us()};
         if (monitor && count_rows) monitor->add_done();
-    }
+    };
+    if (threads) threads->run(todo.size(), d.topology_path, machine, predict);
+    else
+        for (std::size_t i = 0; i < todo.size(); ++i) predict(i, machine);
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include "sim/model/calibration.hpp"
 #include "sim/validate/dataset.hpp"
 #include "sim/validate/error_stats.hpp"
+#include "sim/validate/row_threads.hpp"
 
 namespace collsim {
 
@@ -36,9 +37,11 @@ struct DatasetPrediction {
 // With a monitor, every row's simulation reports to it and it is polled
 // after each row (a RunStopped it throws leaves); with `count_rows` each
 // row is also a unit of its work done (validate's first stage, not the
-// many predictions of a fit).
+// many predictions of a fit). With `threads`, a second thread may take
+// some rows (the result is the same).
 DatasetPrediction predict_dataset(const Dataset& d, TopologyCache::Entry& machine, const Calibration& cal,
-                                  RunMonitor* monitor = nullptr, bool count_rows = false);
+                                  RunMonitor* monitor = nullptr, bool count_rows = false,
+                                  RowThreads* threads = nullptr);
 
 // The rows predict_dataset predicts: those of non-zero size with a usable time.
 std::size_t predicted_row_count(const Dataset& d);

@@ -26,6 +26,7 @@ public:
 
     // Loads the file the first time; throws what load_topology throws.
     Entry& get(const std::string& path);
+    const std::vector<std::string>& settings() const { return settings_; }
 
 private:
     std::vector<std::string> settings_;

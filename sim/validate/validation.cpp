@@ -55,13 +55,18 @@ ValidationResult run_validation(const std::vector<Dataset>& data, TopologyCache&
     std::size_t rows_total = 0, rows_done = 0;
     for (const Dataset& d : data) rows_total += predicted_row_count(d);
     if (monitor) monitor->begin_stage("rows", rows_total);
+    // Two threads throughout, for the CI machine's two cores: a dataset's
+    // rows while one thread predicts them all, then two fits at once, and
+    // the rows of the last fits as the other thread runs out of fits.
+    SpareCores cores(1);
     try {
+        RowThreads rows(cores, machines.settings());
         for (const Dataset& d : data) {
             eight.push_back(nvswitch_8gpu_allreduce(d, machines));
             DatasetResult r;
             r.dataset = &d;
             try {
-                r.prediction = predict_dataset(d, machines.get(d.topology_path), cal, monitor, true);
+                r.prediction = predict_dataset(d, machines.get(d.topology_path), cal, monitor, true, &rows);
             } catch (const InputError& e) {
                 // The model has no algorithm for this collective (or protocol) yet.
                 r.not_covered = e.what();
@@ -121,23 +126,26 @@ ValidationResult run_validation(const std::vector<Dataset>& data, TopologyCache&
     std::exception_ptr failure;
     std::mutex failure_lock;
     auto work = [&] {
-        TopologyCache own;
+        TopologyCache own(machines.settings());
+        RowThreads rows(cores, machines.settings());
+        FitOptions mine = fit_options;
+        mine.rows = &rows;
         for (std::size_t slot = next++; slot < n && !failed; slot = next++) {
             const std::size_t i = order[slot];
             const DatasetResult& train = out.datasets[i];
             if (!train.not_covered.empty() || !has_partner(i)) continue;
             try {
-                const FitResult fit = fit_calibration({train.dataset}, own, cal, fit_options);
+                const FitResult fit = fit_calibration({train.dataset}, own, cal, mine);
                 cross[i].fitted = fit.after;
                 cross[i].in_sample = predict_dataset(*train.dataset, own.get(train.dataset->topology_path),
-                                                     fit.calibration, monitor).errors();
+                                                     fit.calibration, monitor, false, &rows).errors();
                 const std::string& cls = train.dataset->machine_class;
                 for (std::size_t j = 0; j < n && !cls.empty(); ++j) {
                     const DatasetResult& test = out.datasets[j];
                     if (j == i || !test.not_covered.empty() || test.dataset->machine_class != cls) continue;
                     cross[i].partners.emplace_back(
                         j, predict_dataset(*test.dataset, own.get(test.dataset->topology_path), fit.calibration,
-                                           monitor).errors());
+                                           monitor, false, &rows).errors());
                 }
                 ++fits_done;
                 if (monitor) monitor->add_done();
@@ -147,7 +155,9 @@ ValidationResult run_validation(const std::vector<Dataset>& data, TopologyCache&
                 failed = true;
             }
         }
+        cores.give();  // out of fits: the other thread's rows may use this core
     };
+    cores.take();  // the second fit thread's (the first stage is over)
     std::thread helper(work);
     work();
     helper.join();
