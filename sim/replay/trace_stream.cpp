@@ -100,15 +100,14 @@ private:
             }
             if (type == YAML::NodeType::Sequence && !levels_.empty() && levels_.back() == Level::top &&
                 (pending_ == "program" || pending_ == "programs")) {
-                if (pending_ == "program") start_ops("program");
-                else levels_.push_back(Level::programs);
+                if (pending_ == "program") return start_ops("program");
+                levels_.push_back(Level::programs);
                 return true;
             }
             if (type == YAML::NodeType::Sequence && !levels_.empty() && levels_.back() == Level::entry &&
                 pending_ == "ops") {
                 entry_has_ops_ = true;
-                start_ops(fmt::format("programs[{}].ops", entries_ - 1));
-                return true;
+                return start_ops(fmt::format("programs[{}].ops", entries_ - 1));
             }
             if (type == YAML::NodeType::Map && !levels_.empty() && levels_.back() == Level::programs) {
                 entry_.reset(YAML::Node(type));
@@ -142,7 +141,7 @@ private:
             if (levels_.back() == Level::top) b_.assign_all(std::move(program));
             else entry_program_ = std::move(program);
         } else if (level == Level::entry) {
-            end_entry(entry_, entry_has_ops_);
+            return end_entry(entry_, entry_has_ops_);
         }
         return true;
     }
@@ -181,16 +180,26 @@ private:
                 entry_.force_insert(member_key_, n);
                 if (pending_ == "ops") entry_has_ops_ = true;
                 break;
-            case Level::programs: end_entry(n, false); break;
+            case Level::programs: return end_entry(n, false);
             case Level::ops: add_op(n); break;
         }
         return true;
     }
 
-    void start_ops(const std::string& path) {
-        if (!b_.has_header()) b_.read_header(f_, root_);
+    // The header is read when the first op comes: ops need the ranks and
+    // communicators. Without ranks so far, they may come later: not streamed.
+    bool header_ready() {
+        if (b_.has_header()) return true;
+        if (!root_["ranks"]) return stop("its `ranks` comes after its programs");
+        b_.read_header(f_, root_);
+        return true;
+    }
+
+    bool start_ops(const std::string& path) {
+        if (!header_ready()) return false;
         reader_.emplace(path, false);
         levels_.push_back(Level::ops);
+        return true;
     }
 
     void add_op(const YAML::Node& n) {
@@ -204,14 +213,15 @@ private:
     }
 
     // programs[i] read: its ranks (from `entry`) and its program.
-    void end_entry(const YAML::Node& entry, bool has_ops) {
+    bool end_entry(const YAML::Node& entry, bool has_ops) {
         const std::string path = fmt::format("programs[{}]", entries_ - 1);
-        if (!b_.has_header()) b_.read_header(f_, root_);
+        if (!header_ready()) return false;
         const auto ranks = b_.entry_ranks(f_, entry, path, has_ops);
         if (ranks && !entry_program_ && entry.IsMap() && entry["ops"])  // ops given as something else than a list
             entry_program_ = read_program_node(f_, entry["ops"], ProgramReader(path + ".ops", false), b_.trace());
         if (ranks) b_.assign(std::move(entry_program_), *ranks);
         entry_program_.reset();
+        return true;
     }
 
     // Nodes held here are rebound with reset(): a YAML::Node's operator=
