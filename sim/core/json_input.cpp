@@ -76,11 +76,14 @@ private:
 };
 }  // namespace
 
+InputError json_too_deep(SourceLocation where) {
+    return InputError(std::move(where), "json",
+                      fmt::format("lists and objects nested at most {} deep (kMaxJsonDepth)", kMaxJsonDepth),
+                      fmt::format("nesting deeper than {}", kMaxJsonDepth));
+}
+
 void check_json_depth(const std::string& text, const std::string& name) {
-    if (const std::optional<std::size_t> at = too_deep_at(text))
-        throw InputError(text_position(text, *at, name), "json",
-                         fmt::format("lists and objects nested at most {} deep (kMaxJsonDepth)", kMaxJsonDepth),
-                         fmt::format("nesting deeper than {}", kMaxJsonDepth));
+    if (const std::optional<std::size_t> at = too_deep_at(text)) throw json_too_deep(text_position(text, *at, name));
 }
 
 nlohmann::json parse_embedded_json(const std::string& text) {

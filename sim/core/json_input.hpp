@@ -22,6 +22,9 @@ using limits::kMaxJsonDepth;
 // saying `expected`.
 nlohmann::json parse_json_input(const std::string& text, const std::string& name, const std::string& expected);
 
+// The InputError for nesting past kMaxJsonDepth, at `where`.
+InputError json_too_deep(SourceLocation where);
+
 // Throws the InputError above, at the first '[' or '{' past kMaxJsonDepth
 // levels; strings are skipped, so brackets inside them do not count.
 void check_json_depth(const std::string& text, const std::string& name);

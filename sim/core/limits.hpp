@@ -14,11 +14,16 @@ namespace collsim::limits {
 // unpack without bound). Only regular files and pipes are read: a device such as
 // /dev/zero never ends.
 inline constexpr int64_t kMaxInputBytes = int64_t{1} << 30;  // 1 GiB
-// A native trace is read through yaml-cpp, whose document costs about 60 bytes
-// of memory per byte of JSON text and ~200 us per op (bench/resources.cpp,
-// BENCHMARKS.md): 32 MiB of trace is about 2 GiB. Larger traces are refused when
-// their size is known, before the read.
-inline constexpr int64_t kMaxNativeTraceBytes = int64_t{32} << 20;  // 32 MiB
+// A native trace in YAML (or in JSON that cannot be streamed, see
+// sim/replay/trace_stream.hpp) is read as a whole yaml-cpp document, which
+// costs about 60-77 bytes of memory per byte of text and ~200 us per op
+// (bench/resources.cpp, BENCHMARKS.md): 32 MiB of trace is about 2 GiB.
+// Larger ones are refused when their size is known, before the read.
+inline constexpr int64_t kMaxNativeTraceDocumentBytes = int64_t{32} << 20;  // 32 MiB
+// A native trace in JSON (named .json) is streamed: each op is resolved as it
+// is read, so memory follows the ops kept (kMaxNativeTraceOps), not the text;
+// the text is bounded by the input limit alone.
+inline constexpr int64_t kMaxNativeTraceStreamBytes = kMaxInputBytes;
 
 // Nesting, in every reader: YAML (topologies, traces, fault plans, profiles,
 // manifests), JSON (Chakra, Kineto, replay reports) and XML (MSCCL).
@@ -29,14 +34,15 @@ inline constexpr std::size_t kMaxYamlNodes = 10'000'000;
 inline constexpr int kMaxJsonDepth = 256;
 inline constexpr int kMaxXmlDepth = 32;
 
-// Traces: ranks. The ops of a native trace are bounded by its size and the
-// YAML node limit: an op is at least three nodes (a mapping, a key, a value),
-// so at most ~3.3 x 10^6 ops, about 1 GiB resolved (TraceOp,
-// sim/replay/trace.hpp: 312 bytes before names).
+// Traces: ranks, and the ops of a native trace over all its programs. A
+// streamed op, resolved (TraceOp, sim/replay/trace.hpp) and replayed, costs
+// about 445 bytes (bench/resources.cpp at 10^6 ops: 447 MiB, BENCHMARKS.md):
+// 2^22 ops is about 1.8 GiB with the rest of a replay.
 inline constexpr int kMaxTraceRanks = 1'000'000;
-// The ops of an imported trace (Kineto, Chakra), over all its rank files, as
-// many as the native bound above allows (~3.3 x 10^6) rounded up to 2^22: at
-// ~400 bytes per op with its name and dependencies, about 1.7 GiB. Checked
+inline constexpr int64_t kMaxNativeTraceOps = int64_t{1} << 22;
+// The ops of an imported trace (Kineto, Chakra), over all its rank files: the
+// bound a native trace had when it was read as a document (~3.3 x 10^6 ops)
+// rounded up to 2^22: at ~400 bytes per op with its name and dependencies, about 1.7 GiB. Checked
 // after each rank file, so that a set of a million files stops at the file
 // that passes it.
 inline constexpr int64_t kMaxTraceOps = int64_t{1} << 22;

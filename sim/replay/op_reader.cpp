@@ -184,7 +184,7 @@ std::optional<OpDraft> read_op(YamlFields& f, const YAML::Node& node, const std:
                 ok = false;
                 continue;
             }
-            d.after.push_back(after[i]);
+            d.after.push_back({after[i].Scalar(), f.at(after[i])});
         }
     }
     if (!ok) return std::nullopt;

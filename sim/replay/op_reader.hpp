@@ -14,9 +14,16 @@
 
 namespace collsim {
 
+// A name in an op's `after`, kept as text and place (not as its node) so that
+// a streamed trace holds no node past its op.
+struct AfterName {
+    std::string name;
+    SourceLocation where;
+};
+
 struct OpDraft {
     TraceOp op;
-    std::vector<YAML::Node> after;  // names, with their positions for errors
+    std::vector<AfterName> after;
 };
 
 // Communicators must already be in `trace`; new stream names are added to it.

@@ -1,6 +1,8 @@
 #include "sim/replay/trace.hpp"
 
+#include <mutex>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "algorithms/algorithm.hpp"
 
@@ -15,6 +17,30 @@ std::string_view to_string(OpKind k) {
     }
     return "?";
 }
+
+namespace {
+// File names of op places, each held once for the whole run; a set's nodes
+// stay where they are, so the pointers do too. Ops of one file come one
+// after another: the last name is checked first, without the lock.
+const std::string* intern_file(const std::string& name) {
+    thread_local const std::string* last = nullptr;
+    if (last && *last == name) return last;
+    static std::mutex lock;
+    static std::unordered_set<std::string> names;
+    const std::lock_guard<std::mutex> hold(lock);
+    last = &*names.insert(name).first;
+    return last;
+}
+
+const std::string kNoFile;
+}  // namespace
+
+OpPlace::OpPlace(const SourceLocation& w)
+    : line(w.line), column(w.column), byte(static_cast<int32_t>(w.byte)), file_(intern_file(w.file)) {}
+
+OpPlace::operator SourceLocation() const { return SourceLocation{file(), line, column, byte}; }
+
+const std::string& OpPlace::file() const { return file_ ? *file_ : kNoFile; }
 
 std::optional<uint32_t> Trace::find_communicator(std::string_view name) const {
     for (uint32_t i = 0; i < communicators.size(); ++i)

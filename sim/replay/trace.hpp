@@ -25,21 +25,21 @@ using OpIndex = uint32_t;
 enum class OpKind : uint8_t { compute, collective, send, recv };
 std::string_view to_string(OpKind k);
 
+// Fields ordered by size, so that an op (10^7 of them in a large trace) has
+// no padding to spare.
 struct ComputeCost {
     std::optional<Time> duration;  // given or measured; otherwise the roofline
     double flops = 0;
     Bytes memory;                  // HBM traffic
-    FlopType type = FlopType::bf16;
     double flops_efficiency = 0;   // 0: the trace's default
     double memory_efficiency = 0;  // 0: the trace's default
+    FlopType type = FlopType::bf16;
     bool host = false;             // CPU-side work (imported traces): takes time, is not GPU compute
 };
 
 struct CollectiveSpec {
-    CollOp op = CollOp::allreduce;
     Bytes bytes;  // nccl-tests' size convention (collective.hpp)
     std::string dtype = "bfloat16";
-    uint32_t comm = 0;  // index into Trace::communicators
     // AllToAll with uneven splits: bytes this rank sends to each member of its
     // group, in group order. Empty: every member gets bytes / n.
     std::vector<Bytes> split;
@@ -49,7 +49,9 @@ struct CollectiveSpec {
     // What an importer measured; used as `duration` when collsim has no
     // algorithm for the operation.
     std::optional<Time> measured;
-    int root = 0;  // Broadcast and Reduce: position of the root in the group
+    uint32_t comm = 0;  // index into Trace::communicators
+    int root = 0;       // Broadcast and Reduce: position of the root in the group
+    CollOp op = CollOp::allreduce;
 };
 
 // A point-to-point transfer. The peer is an absolute rank, or, when `comm` is
@@ -61,15 +63,31 @@ struct P2PSpec {
     Bytes bytes;
 };
 
+// Where an op is given. The file's name is held once for all the ops of the
+// file (interned): a 10^7-op trace would otherwise hold it 10^7 times, about
+// 100 bytes each with its allocation. Reads and writes as a SourceLocation.
+struct OpPlace {
+    OpPlace() = default;
+    OpPlace(const SourceLocation& w);  // NOLINT(google-explicit-constructor): ops are placed as any input is
+    operator SourceLocation() const;   // NOLINT(google-explicit-constructor)
+    const std::string& file() const;
+    int line = 0;
+    int column = 0;
+    int32_t byte = -1;  // as SourceLocation's, for binary files (inputs are at most 1 GiB)
+
+private:
+    const std::string* file_ = nullptr;
+};
+
 struct TraceOp {
     std::string name;
-    uint32_t stream = 0;  // index into Trace::streams
-    OpKind kind = OpKind::compute;
     std::vector<OpIndex> after;  // ops of the same program that must finish first
     ComputeCost compute;
     CollectiveSpec collective;
     P2PSpec p2p;
-    SourceLocation where;
+    OpPlace where;
+    uint32_t stream = 0;  // index into Trace::streams
+    OpKind kind = OpKind::compute;
 };
 
 struct Program {

@@ -25,15 +25,15 @@ std::string trace_limits_file(const std::string& suffix, const std::string& text
 }
 }  // namespace
 
-TEST_CASE("a native trace past the native trace size limit is refused before it is parsed") {
+TEST_CASE("a YAML trace past the native trace document size limit is refused before it is parsed") {
     // 33 MiB of comment lines: the YAML reader would hold about 60 bytes per byte.
     std::string text;
     const std::string line = "# " + std::string(1022, 'x') + "\n";
     for (int i = 0; i < 33 * 1024; ++i) text += line;
     const std::string path = trace_limits_file(".yaml", text);
     CHECK_THAT(test::input_error_of([&] { load_any_trace(path); }),
-               Catch::Contains(path + ": file: expected a native trace of at most 32 MiB (the native trace size "
-                                      "limit") &&
+               Catch::Contains(path + ": file: expected a native trace of at most 32 MiB (the native trace document "
+                                      "size limit") &&
                    Catch::Contains("found 34636800 bytes"));
     std::filesystem::remove(path);
 }
