@@ -26,6 +26,21 @@ ordered_json step_times(const StepTimes& s) {
     return ordered_json{{"p50_us", s.p50.us()}, {"p99_us", s.p99.us()}, {"max_us", s.max.us()}, {"mean_us", s.mean.us()}};
 }
 
+// What the model simplified for this call, in words, as `coll`'s JSON says it.
+ordered_json reductions(const CollectiveRun& c) {
+    ordered_json r = ordered_json::array();
+    if (c.bounded)
+        r.push_back("channels: " + std::to_string(c.simulated_channels) + " simulated for NCCL's " +
+                    std::to_string(c.channels) + ", to bound the schedule");
+    if (c.lumped) r.push_back("ring steps lumped, to bound the schedule");
+    if (c.fluid) {
+        r.push_back("fluid: the steady state as long-lived flows, with the closed form's latencies and fill");
+        r.push_back("stream classes: identical streams (same GPUs, channel and bytes) as one flow of their count's "
+                    "weight, exact under max-min");
+    }
+    return r;
+}
+
 ordered_json collective(const ReplayReport& rep, const CollectiveRun& c) {
     const Time latency = c.end - c.last_arrival;
     const double algbw = latency.ps() > 0 ? static_cast<double>(c.bytes.count()) / (latency.us() * 1e3) : 0;
@@ -43,6 +58,7 @@ ordered_json collective(const ReplayReport& rep, const CollectiveRun& c) {
                         {"channels_bounded", c.bounded},
                         {"steps_lumped", c.lumped},
                         {"model", c.algo == "measured" || c.algo == "local" ? "measured" : c.fluid ? "fluid" : "flow"},
+                        {"reductions", reductions(c)},
                         {"start_us", c.last_arrival.us()},
                         {"latency_us", latency.us()},
                         {"arrival_skew_us", (c.last_arrival - c.first_arrival).us()},

@@ -115,7 +115,8 @@ void collectives(std::string& out, const ReplayReport& rep, std::size_t rows) {
         out += fmt::format("note: {} of these ran in the fluid tier, \"*\": their steady state as long-lived flows on the "
                            "shared links, with the closed form's latencies and fill (--model auto takes it for a call whose schedule "
                            "passes 300,000 steps, and for every call of a trace of over 50,000 calls; --model flow: "
-                           "chunk by chunk)\n",
+                           "chunk by chunk); a call's identical streams (same GPUs, channel and bytes) run as one flow weighing their count, "
+                           "which max-min makes exact\n",
                            fluid);
 }
 
